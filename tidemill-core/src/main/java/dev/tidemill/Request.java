@@ -1,0 +1,75 @@
+package dev.tidemill;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One HTTP request, as a handler sees it: the head and declared parameters already checked, the
+ * body fully read (within {@link Limits#maxBodyBytes()}).
+ */
+public interface Request {
+
+    /** @return the method, upper case, e.g. {@code GET} */
+    String method();
+
+    /** @return the path as sent, still percent-encoded, without the query string */
+    String path();
+
+    /** @return the route pattern that matched, e.g. {@code /items/{id}} */
+    String routePattern();
+
+    /**
+     * @param param a parameter declared on the route with {@link Route#params}
+     * @param <T> its value type
+     * @return the coerced value
+     * @throws IllegalArgumentException if the route did not declare it
+     */
+    <T> T param(Param<T> param);
+
+    /**
+     * @param name a {@code {name}} segment of the route pattern
+     * @return its percent-decoded text
+     * @throws IllegalArgumentException if the pattern has no such segment
+     */
+    String pathParam(String name);
+
+    /** @param name query key @return its first value, percent-decoded, if present */
+    Optional<String> query(String name);
+
+    /** @param name header name, any case @return its first value, if present */
+    Optional<String> header(String name);
+
+    /** @param name header name, any case @return every value, in order; empty if absent */
+    List<String> headers(String name);
+
+    /** @param name cookie name @return its value, if the {@code Cookie} header carries it */
+    Optional<String> cookie(String name);
+
+    /** @return the body bytes; empty for a request without a body */
+    byte[] body();
+
+    /** @return the body decoded as text, in the charset of {@code Content-Type} (UTF-8 by default) */
+    String bodyText();
+
+    /**
+     * Binds the body to a type: JSON ({@code application/json} or {@code +json}) or a URL-encoded form
+     * ({@code application/x-www-form-urlencoded}), then validates it with Bean Validation.
+     * Failures throw {@link ProblemException}: 415 for a missing or unsupported content type, 400
+     * for malformed JSON, 422 with one {@code errors} entry per violated field.
+     *
+     * @param type a record or bean
+     * @param <T> the type
+     * @return the bound, valid value
+     */
+    <T> T body(Class<T> type);
+
+    /** @param name attribute name @return a value set by a filter with {@link #attribute(String, Object)} */
+    Optional<Object> attribute(String name);
+
+    /** @param name attribute name @param value value, visible to later filters and the handler */
+    void attribute(String name, Object value);
+
+    /** @return the client's address */
+    InetSocketAddress remoteAddress();
+}

@@ -1,0 +1,206 @@
+package dev.tidemill;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A response with full control of status, headers and body. Immutable: every method returns a new
+ * response.
+ *
+ * <pre>{@code
+ * return Response.status(201).header("Location", "/items/7").json(item);
+ * }</pre>
+ *
+ * Header names and values are checked when set: a CR, LF or other control byte throws
+ * {@link IllegalArgumentException}, so a handler can never split a response.
+ */
+public final class Response {
+
+    /** What a response's body is. */
+    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream {
+        /** No body. */
+        record Empty() implements Body {}
+
+        /** Fixed bytes, sent with {@code Content-Length}. */
+        record Bytes(byte[] bytes) implements Body {}
+
+        /** A value serialised with the app's {@link JsonCodec}. */
+        record Json(Object value) implements Body {}
+
+        /** A streamed body (chunked): the producer gets the stream once the head is sent. */
+        record Stream(StreamProducer producer) implements Body {}
+    }
+
+    /** Produces a streamed body. */
+    @FunctionalInterface
+    public interface StreamProducer {
+        /**
+         * Called once, on the handler's thread, after the response head is sent. Write, then
+         * {@link ResponseStream#close()}, now or later from any thread.
+         *
+         * @param stream the body
+         * @throws Exception closes the stream (the client sees a truncated chunked body)
+         */
+        void produce(ResponseStream stream) throws Exception;
+    }
+
+    private static final Body EMPTY = new Body.Empty();
+
+    private final int status;
+    private final List<String> headers; // name, value, name, value...
+    private final Body body;
+
+    private Response(int status, List<String> headers, Body body) {
+        this.status = status;
+        this.headers = headers;
+        this.body = body;
+    }
+
+    /** @param status 100-599 @return a response with that status and no body */
+    public static Response status(int status) {
+        if (status < 100 || status > 599) throw new IllegalArgumentException("status must be 100-599");
+        return new Response(status, List.of(), EMPTY);
+    }
+
+    /** @return 200 with no body */
+    public static Response ok() {
+        return status(200);
+    }
+
+    /** @return 204 No Content */
+    public static Response noContent() {
+        return status(204);
+    }
+
+    /**
+     * @param contentType the {@code Content-Type} of the stream, e.g. {@code text/event-stream}
+     * @param producer writes the body
+     * @return a 200 streamed response
+     */
+    public static Response stream(String contentType, StreamProducer producer) {
+        return ok().header("Content-Type", contentType).withBody(new Body.Stream(Objects.requireNonNull(producer)));
+    }
+
+    /** @param text body @return a copy with a {@code text/plain; charset=utf-8} body (unless Content-Type is set) */
+    public Response text(String text) {
+        return withDefaultType("text/plain; charset=utf-8").withBody(new Body.Bytes(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** @param html body @return a copy with a {@code text/html; charset=utf-8} body */
+    public Response html(String html) {
+        return header("Content-Type", "text/html; charset=utf-8")
+                .withBody(new Body.Bytes(html.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * @param bytes body (not copied: do not change it afterwards)
+     * @param contentType its type
+     * @return a copy with that body
+     */
+    public Response bytes(byte[] bytes, String contentType) {
+        return header("Content-Type", contentType).withBody(new Body.Bytes(Objects.requireNonNull(bytes)));
+    }
+
+    /** @param value serialised with the app's JSON codec @return a copy with an {@code application/json} body */
+    public Response json(Object value) {
+        return withDefaultType("application/json").withBody(new Body.Json(value));
+    }
+
+    /**
+     * Sets a header, replacing any value of the same name (case-insensitive).
+     *
+     * @param name a token, e.g. {@code Cache-Control}
+     * @param value visible ASCII and spaces/tabs; no CR, LF or other control bytes
+     * @return a copy with that header
+     */
+    public Response header(String name, String value) {
+        checkName(name);
+        checkValue(name, value);
+        List<String> copy = new ArrayList<>(headers.size() + 2);
+        for (int i = 0; i < headers.size(); i += 2) {
+            if (!headers.get(i).equalsIgnoreCase(name)) {
+                copy.add(headers.get(i));
+                copy.add(headers.get(i + 1));
+            }
+        }
+        copy.add(name);
+        copy.add(value);
+        return new Response(status, Collections.unmodifiableList(copy), body);
+    }
+
+    /**
+     * Adds a header value, keeping existing ones (for {@code Set-Cookie}, {@code Vary}...).
+     *
+     * @param name a token
+     * @param value no control bytes
+     * @return a copy with the value added
+     */
+    public Response addHeader(String name, String value) {
+        checkName(name);
+        checkValue(name, value);
+        List<String> copy = new ArrayList<>(headers);
+        copy.add(name);
+        copy.add(value);
+        return new Response(status, Collections.unmodifiableList(copy), body);
+    }
+
+    /** @return the status */
+    public int status() {
+        return status;
+    }
+
+    /** @return headers as {@code name, value, name, value...} in the order set */
+    public List<String> headerList() {
+        return headers;
+    }
+
+    /** @param name header name, any case @return its first value */
+    public Optional<String> header(String name) {
+        for (int i = 0; i < headers.size(); i += 2) {
+            if (headers.get(i).equalsIgnoreCase(name)) return Optional.of(headers.get(i + 1));
+        }
+        return Optional.empty();
+    }
+
+    /** @return the body */
+    public Body body() {
+        return body;
+    }
+
+    private Response withBody(Body b) {
+        return new Response(status, headers, b);
+    }
+
+    private Response withDefaultType(String type) {
+        return header("Content-Type").isPresent() ? this : header("Content-Type", type);
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isEmpty()) throw new IllegalArgumentException("header name must not be empty");
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= 0x20 || c >= 0x7f || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) {
+                throw new IllegalArgumentException("header name is not a token (RFC 9110 5.1)");
+            }
+        }
+    }
+
+    private static void checkValue(String name, String value) {
+        if (value == null) throw new IllegalArgumentException("header " + name + " has no value");
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+                throw new IllegalArgumentException("header " + name + " value contains a control or non-Latin-1 character");
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Response[" + status + ", " + body.getClass().getSimpleName() + "]";
+    }
+}

@@ -1,0 +1,123 @@
+package dev.tidemill;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A registered route: method, full pattern, handler, declared parameters and per-route options.
+ * Options may be changed until the server starts.
+ */
+public final class Route {
+    private final String method;
+    private final String pattern;
+    private final Handler handler;
+    private final RouteGroup group;
+    private final List<Param<?>> params = new ArrayList<>();
+    private ExecutionMode mode;
+    private Long maxBodyBytes;
+    private Duration requestTimeout;
+
+    Route(String method, String pattern, Handler handler, RouteGroup group) {
+        this.method = method;
+        this.pattern = pattern;
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.group = group;
+    }
+
+    /**
+     * Declares typed parameters. Path parameters must name a segment of the pattern; undeclared
+     * segments are Strings.
+     *
+     * @param declared the parameters
+     * @return this
+     */
+    public Route params(Param<?>... declared) {
+        for (Param<?> p : declared) {
+            Objects.requireNonNull(p, "param");
+            if (p.location() == Param.Location.PATH && !hasSegment(p.name())) {
+                throw new IllegalArgumentException(
+                        "route " + method + " " + pattern + " has no path segment {" + p.name() + "} for " + p);
+            }
+            for (Param<?> q : params) {
+                if (q.location() == p.location() && q.name().equals(p.name())) {
+                    throw new IllegalArgumentException("route " + method + " " + pattern + " declares " + p + " twice");
+                }
+            }
+            params.add(p);
+        }
+        return this;
+    }
+
+    /** @param value where this route's handler runs @return this */
+    public Route mode(ExecutionMode value) {
+        mode = Objects.requireNonNull(value);
+        return this;
+    }
+
+    /** @param bytes body limit for this route, see {@link Limits#maxBodyBytes()} @return this */
+    public Route maxBodyBytes(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("maxBodyBytes must be >= 0");
+        maxBodyBytes = bytes;
+        return this;
+    }
+
+    /** @param value request timeout for this route, see {@link Timeouts#request()} @return this */
+    public Route requestTimeout(Duration value) {
+        if (value.isZero() || value.isNegative()) throw new IllegalArgumentException("requestTimeout must be positive");
+        requestTimeout = value;
+        return this;
+    }
+
+    /** @return the method */
+    public String method() {
+        return method;
+    }
+
+    /** @return the full pattern, group prefixes included */
+    public String pattern() {
+        return pattern;
+    }
+
+    /** @return the handler */
+    public Handler handler() {
+        return handler;
+    }
+
+    /** @return the declared parameters, in order */
+    public List<Param<?>> params() {
+        return Collections.unmodifiableList(params);
+    }
+
+    /** @return the group it was registered on, if any */
+    public Optional<RouteGroup> group() {
+        return Optional.ofNullable(group);
+    }
+
+    /** @return the execution mode set on this route itself, if any */
+    public Optional<ExecutionMode> mode() {
+        return Optional.ofNullable(mode);
+    }
+
+    /** @return the body limit set on this route itself, if any */
+    public Optional<Long> maxBodyBytes() {
+        return Optional.ofNullable(maxBodyBytes);
+    }
+
+    /** @return the request timeout set on this route itself, if any */
+    public Optional<Duration> requestTimeout() {
+        return Optional.ofNullable(requestTimeout);
+    }
+
+    private boolean hasSegment(String name) {
+        return pattern.contains("{" + name + "}") || pattern.contains("{*" + name + "}");
+    }
+
+    @Override
+    public String toString() {
+        return method + " " + pattern;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.tidemill;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Routes under a common prefix, with their own filters and defaults (execution mode, body limit,
+ * request timeout). A route's own setting beats its group's, which beats the enclosing group's,
+ * which beats the app's {@link Config}.
+ */
+public final class RouteGroup implements Routes {
+    private final Tidemill app;
+    private final RouteGroup parent;
+    private final String prefix;
+    private final List<Filter> filters = new ArrayList<>();
+    private ExecutionMode mode;
+    private Long maxBodyBytes;
+    private Duration requestTimeout;
+
+    RouteGroup(Tidemill app, RouteGroup parent, String prefix) {
+        this.app = app;
+        this.parent = parent;
+        this.prefix = prefix;
+    }
+
+    @Override
+    public Route route(String method, String pattern, Handler handler) {
+        return app.register(method, prefix + pattern, handler, this);
+    }
+
+    @Override
+    public RouteGroup group(String subPrefix) {
+        return new RouteGroup(app, this, prefix + Tidemill.checkPrefix(subPrefix));
+    }
+
+    @Override
+    public RouteGroup filter(Filter filter) {
+        filters.add(Objects.requireNonNull(filter, "filter"));
+        return this;
+    }
+
+    /** @param value default execution mode of the group's routes @return this */
+    public RouteGroup mode(ExecutionMode value) {
+        mode = Objects.requireNonNull(value);
+        return this;
+    }
+
+    /** @param bytes default body limit of the group's routes @return this */
+    public RouteGroup maxBodyBytes(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("maxBodyBytes must be >= 0");
+        maxBodyBytes = bytes;
+        return this;
+    }
+
+    /** @param value default request timeout of the group's routes @return this */
+    public RouteGroup requestTimeout(Duration value) {
+        if (value.isZero() || value.isNegative()) throw new IllegalArgumentException("requestTimeout must be positive");
+        requestTimeout = value;
+        return this;
+    }
+
+    /** @return the full prefix */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** @return the enclosing group, if nested */
+    public Optional<RouteGroup> parent() {
+        return Optional.ofNullable(parent);
+    }
+
+    /** @return this group's own filters, outermost first */
+    public List<Filter> filters() {
+        return Collections.unmodifiableList(filters);
+    }
+
+    /** @return the mode set on this group, or inherited from an enclosing group */
+    public Optional<ExecutionMode> mode() {
+        return mode != null ? Optional.of(mode) : parent().flatMap(RouteGroup::mode);
+    }
+
+    /** @return the body limit set on this group, or inherited */
+    public Optional<Long> maxBodyBytes() {
+        return maxBodyBytes != null ? Optional.of(maxBodyBytes) : parent().flatMap(RouteGroup::maxBodyBytes);
+    }
+
+    /** @return the request timeout set on this group, or inherited */
+    public Optional<Duration> requestTimeout() {
+        return requestTimeout != null ? Optional.of(requestTimeout) : parent().flatMap(RouteGroup::requestTimeout);
+    }
+}

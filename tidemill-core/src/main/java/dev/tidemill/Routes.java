@@ -1,0 +1,56 @@
+package dev.tidemill;
+
+/**
+ * Where routes are registered: the app itself, or a {@link RouteGroup}. Patterns are literal
+ * segments, {@code {name}} parameters (one whole segment each) and a final {@code {*name}}
+ * catch-all. Static segments beat parameters and the catch-all comes last, whatever the order of
+ * registration; a second route of the same shape is refused with an {@link IllegalStateException}
+ * naming both. Trailing slashes are distinct routes. HEAD is answered wherever GET is.
+ */
+public interface Routes {
+
+    /**
+     * @param method HTTP method, e.g. {@code PURGE} (a token, upper-cased)
+     * @param pattern path pattern starting with {@code /}
+     * @param handler the handler
+     * @return the route, to declare parameters and per-route options on
+     */
+    Route route(String method, String pattern, Handler handler);
+
+    /** @param pattern path pattern @param handler handler @return the route */
+    default Route get(String pattern, Handler handler) {
+        return route("GET", pattern, handler);
+    }
+
+    /** @param pattern path pattern @param handler handler @return the route */
+    default Route post(String pattern, Handler handler) {
+        return route("POST", pattern, handler);
+    }
+
+    /** @param pattern path pattern @param handler handler @return the route */
+    default Route put(String pattern, Handler handler) {
+        return route("PUT", pattern, handler);
+    }
+
+    /** @param pattern path pattern @param handler handler @return the route */
+    default Route patch(String pattern, Handler handler) {
+        return route("PATCH", pattern, handler);
+    }
+
+    /** @param pattern path pattern @param handler handler @return the route */
+    default Route delete(String pattern, Handler handler) {
+        return route("DELETE", pattern, handler);
+    }
+
+    /**
+     * @param prefix path prefix for every route of the group, e.g. {@code /api}
+     * @return a new group; its routes inherit this one's filters and defaults
+     */
+    RouteGroup group(String prefix);
+
+    /**
+     * @param filter runs around every handler registered here, outermost first in order added
+     * @return this
+     */
+    Routes filter(Filter filter);
+}

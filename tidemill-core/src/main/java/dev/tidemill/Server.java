@@ -1,0 +1,41 @@
+package dev.tidemill;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+/** A running server, returned by {@link Tidemill#start()}. */
+public interface Server extends AutoCloseable {
+
+    /** @return the bound port (useful with port 0) */
+    int port();
+
+    /** @return the bound host */
+    String host();
+
+    /** @return the transport in use (never {@link Transport#AUTO}) */
+    Transport transport();
+
+    /** @return worker loops running */
+    int workerLoops();
+
+    /** @return what transport and loop-count detection saw and decided, one line each */
+    java.util.List<String> startupReport();
+
+    /**
+     * Graceful stop: stop accepting, close idle keep-alive connections, let in-flight requests finish
+     * up to {@code grace}, then close the rest. Returns when everything is closed.
+     *
+     * @param grace how long in-flight requests may still run
+     */
+    void stop(Duration grace);
+
+    /** Cuts a running graceful stop short: in-flight requests are abandoned now. */
+    void stopNow();
+
+    /** @return completes when the server has fully stopped */
+    CompletionStage<Void> terminated();
+
+    /** Stops with the configured {@link Timeouts#shutdownGrace()}. */
+    @Override
+    void close();
+}

@@ -1,0 +1,151 @@
+package dev.tidemill;
+
+import dev.tidemill.internal.codec.JacksonCodec;
+import dev.tidemill.internal.routing.Router;
+import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.server.HttpServer;
+import dev.tidemill.internal.server.SignalShutdown;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A Tidemill application: routes, filters, exception mappers, JSON codec and configuration.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     Tidemill app = Tidemill.create(Config.fromEnvironment());
+ *     app.get("/hello", req -> "Hello, World!");
+ *     app.get("/items/{id}", req -> new Item(req.param(ID))).params(ID);
+ *     app.run();
+ * }
+ * }</pre>
+ */
+public final class Tidemill implements Routes {
+    private final Config config;
+    private final List<Route> routes = new ArrayList<>();
+    private final Router<Route> shapes = new Router<>();
+    private final List<Filter> filters = new ArrayList<>();
+    private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
+    private JsonCodec json;
+    private volatile boolean started;
+
+    private Tidemill(Config config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** @return an app on {@link Config#defaults()} */
+    public static Tidemill create() {
+        return new Tidemill(Config.defaults());
+    }
+
+    /** @param config configuration @return an app on that configuration */
+    public static Tidemill create(Config config) {
+        return new Tidemill(config);
+    }
+
+    /** @return the configuration */
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public Route route(String method, String pattern, Handler handler) {
+        return register(method, pattern, handler, null);
+    }
+
+    @Override
+    public RouteGroup group(String prefix) {
+        return new RouteGroup(this, null, checkPrefix(prefix));
+    }
+
+    @Override
+    public Tidemill filter(Filter filter) {
+        checkNotStarted();
+        filters.add(Objects.requireNonNull(filter, "filter"));
+        return this;
+    }
+
+    /**
+     * Maps an exception type to a response. The most specific registered type wins.
+     *
+     * @param type exception type
+     * @param mapper builds the response value
+     * @param <E> exception type
+     * @return this
+     */
+    public <E extends Throwable> Tidemill exception(Class<E> type, ExceptionMapper<? super E> mapper) {
+        checkNotStarted();
+        mappers.put(Objects.requireNonNull(type, "type"), Objects.requireNonNull(mapper, "mapper"));
+        return this;
+    }
+
+    /** @param codec replaces the default Jackson 3 codec @return this */
+    public Tidemill json(JsonCodec codec) {
+        checkNotStarted();
+        json = Objects.requireNonNull(codec, "codec");
+        return this;
+    }
+
+    /** @return every registered route, in registration order */
+    public List<Route> routes() {
+        return Collections.unmodifiableList(routes);
+    }
+
+    /**
+     * Binds and starts serving. Configuration problems (a bad route, an unavailable transport that
+     * was explicitly asked for, a port in use) throw here.
+     *
+     * @return the running server
+     */
+    public Server start() {
+        synchronized (this) {
+            if (started) throw new IllegalStateException("this app was already started");
+            started = true;
+        }
+        JsonCodec codec = json != null ? json : new JacksonCodec();
+        return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
+    }
+
+    /**
+     * Starts, then blocks until SIGTERM or SIGINT, then stops gracefully within
+     * {@link Timeouts#shutdownGrace()}; a second signal cuts the grace short. Returns after the stop,
+     * so {@code main} can simply end (exit status 0).
+     */
+    public void run() {
+        Server server = start();
+        SignalShutdown.awaitSignals(server, config.timeouts().shutdownGrace());
+    }
+
+    Route register(String method, String pattern, Handler handler, RouteGroup group) {
+        checkNotStarted();
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(pattern, "pattern");
+        String m = method.toUpperCase(java.util.Locale.ROOT);
+        if (m.isEmpty() || !m.chars().allMatch(c -> c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
+            throw new IllegalArgumentException("method must be a token: " + method);
+        }
+        if ("HEAD".equals(m)) {
+            throw new IllegalArgumentException("HEAD is answered wherever GET is; register GET " + pattern);
+        }
+        Route route = new Route(m, pattern, handler, group);
+        shapes.add(m, pattern, route); // throws, naming both routes, when the shape is taken
+        routes.add(route);
+        return route;
+    }
+
+    static String checkPrefix(String prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        if (!prefix.startsWith("/") || prefix.endsWith("/")) {
+            throw new IllegalArgumentException("group prefix must start with '/' and not end with one: " + prefix);
+        }
+        return prefix;
+    }
+
+    private void checkNotStarted() {
+        if (started) throw new IllegalStateException("routes and settings are fixed once the app has started");
+    }
+}

@@ -1,0 +1,51 @@
+package dev.tidemill;
+
+import java.time.Duration;
+
+/**
+ * Timeouts. Every default is defined here and only here.
+ *
+ * @param request from the end of the request head to the first response byte; past it: 504
+ *     problem, the handler's future cancelled or its virtual thread interrupted, its slot released.
+ *     A streaming response is exempt once its first byte is out. Default 30 s.
+ * @param headerRead from the first byte of a request to the end of its header block; past it the
+ *     connection is closed. Default 15 s.
+ * @param idle a keep-alive connection with no request in progress; past it the connection is
+ *     closed. Default 15 s.
+ * @param bodyStall the longest gap between two reads of a request body; past it: 408 and the
+ *     connection closed. Default 30 s.
+ * @param drain how long the server keeps discarding the body of a refused request before closing
+ *     the connection instead. Default 250 ms.
+ * @param shutdownGrace how long in-flight requests may run after a shutdown begins. Default 10 s.
+ */
+public record Timeouts(
+        Duration request,
+        Duration headerRead,
+        Duration idle,
+        Duration bodyStall,
+        Duration drain,
+        Duration shutdownGrace) {
+
+    /** The defaults, as documented on each component. */
+    public static final Timeouts DEFAULTS = new Timeouts(
+            Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(15),
+            Duration.ofSeconds(30), Duration.ofMillis(250), Duration.ofSeconds(10));
+
+    /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one. */
+    public Timeouts {
+        positive("request", request);
+        positive("headerRead", headerRead);
+        positive("idle", idle);
+        positive("bodyStall", bodyStall);
+        positive("drain", drain);
+        if (shutdownGrace == null || shutdownGrace.isNegative()) {
+            throw new IllegalArgumentException("shutdownGrace must be >= 0");
+        }
+    }
+
+    private static void positive(String name, Duration d) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be a positive duration");
+        }
+    }
+}
