@@ -116,7 +116,17 @@ public final class Tidemill implements Routes {
      * so {@code main} can simply end (exit status 0).
      */
     public void run() {
+        run(server -> { });
+    }
+
+    /**
+     * Like {@link #run()}, calling {@code started} once the server listens (to print a banner, say).
+     *
+     * @param started called with the running server, on the calling thread
+     */
+    public void run(java.util.function.Consumer<Server> started) {
         Server server = start();
+        started.accept(server);
         SignalShutdown.awaitSignals(server, config.timeouts().shutdownGrace());
     }
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * Timeouts. Every default is defined here and only here.
  *
- * @param request from the end of the request head to the first response byte; past it: 504
+ * @param request from the request being fully read (head and body) to the first response byte; past it: 504
  *     problem, the handler's future cancelled or its virtual thread interrupted, its slot released.
  *     A streaming response is exempt once its first byte is out. Default 30 s.
  * @param headerRead from the first byte of a request to the end of its header block; past it the

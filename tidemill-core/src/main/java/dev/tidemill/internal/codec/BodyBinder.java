@@ -1,0 +1,148 @@
+package dev.tidemill.internal.codec;
+
+import dev.tidemill.JsonCodec;
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import dev.tidemill.internal.routing.MalformedEncodingException;
+import dev.tidemill.internal.routing.QueryString;
+import dev.tidemill.internal.routing.TooManyParametersException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Path;
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+import jakarta.validation.ValidatorFactory;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+
+/**
+ * Binds a request body to a type and validates it: JSON through the app's {@link JsonCodec}, URL-encoded
+ * forms through Jackson's value conversion, then Hibernate Validator. Every failure is a
+ * {@link ProblemException}: 415 for the content type, 400 for malformed input, 422 for violations.
+ */
+public final class BodyBinder {
+    // ParameterMessageInterpolator: messages like "must not be blank" or "must be less than or equal
+    // to 150" need no expression language, so no EL implementation rides along on the class path.
+    private static final ValidatorFactory FACTORY = Validation.byDefaultProvider().configure()
+            .messageInterpolator(new ParameterMessageInterpolator(Set.of(Locale.ENGLISH), Locale.ENGLISH, false))
+            .buildValidatorFactory();
+
+    private final JsonCodec json;
+    private final JacksonCodec forms = new JacksonCodec();
+    private final Validator validator = FACTORY.getValidator();
+
+    /** @param json the app's codec, for JSON bodies */
+    public BodyBinder(JsonCodec json) {
+        this.json = json;
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}, if any
+     * @param body the body bytes
+     * @param type target type
+     * @param <T> target type
+     * @return the bound and valid value
+     */
+    public <T> T bind(Optional<String> contentType, byte[] body, Class<T> type) {
+        String mediaType = contentType.map(BodyBinder::mediaType).orElse("");
+        T value;
+        if (mediaType.equals("application/json") || mediaType.endsWith("+json")) {
+            try {
+                value = json.read(body, type);
+            } catch (JsonCodec.MalformedJsonException e) {
+                throw new ProblemException(Problem.of(400, "Malformed JSON", e.getMessage()));
+            }
+            if (value == null) throw new ProblemException(Problem.of(400, "Malformed JSON", "the body is JSON null"));
+        } else if (mediaType.equals("application/x-www-form-urlencoded")) {
+            value = bindForm(body, charset(contentType.get()), type);
+        } else {
+            throw new ProblemException(Problem.of(415, "Unsupported Media Type",
+                    contentType.isEmpty()
+                            ? "Content-Type is missing; expected application/json or application/x-www-form-urlencoded"
+                            : "expected application/json or application/x-www-form-urlencoded"));
+        }
+        validate(value);
+        return value;
+    }
+
+    private <T> T bindForm(byte[] body, Charset cs, Class<T> type) {
+        Map<String, List<String>> fields;
+        try {
+            fields = QueryString.parseForm(body, cs);
+        } catch (MalformedEncodingException e) {
+            throw new ProblemException(Problem.of(400, "Malformed form", e.getMessage()));
+        } catch (TooManyParametersException e) {
+            throw new ProblemException(Problem.of(413, "Content Too Large", "too many form fields (limit " + QueryString.MAX_PAIRS + ")"));
+        }
+        Map<String, Object> shaped = new LinkedHashMap<>();
+        fields.forEach((k, v) -> shaped.put(k, v.size() == 1 ? v.get(0) : v));
+        try {
+            return forms.mapper().convertValue(shaped, type);
+        } catch (RuntimeException e) {
+            String msg = e.getMessage() == null ? "" : e.getMessage();
+            int nl = msg.indexOf('\n');
+            throw new ProblemException(Problem.of(400, "Malformed form", nl >= 0 ? msg.substring(0, nl) : msg));
+        }
+    }
+
+    private void validate(Object value) {
+        Set<ConstraintViolation<Object>> violations = validator.validate(value);
+        if (violations.isEmpty()) return;
+        List<Problem.FieldError> errors = new ArrayList<>(violations.size());
+        for (ConstraintViolation<Object> v : violations) {
+            List<String> loc = new ArrayList<>();
+            loc.add("body");
+            for (Path.Node n : v.getPropertyPath()) {
+                if (n.getName() != null) loc.add(n.getName());
+                if (n.getIndex() != null) loc.add(Integer.toString(n.getIndex()));
+                else if (n.getKey() != null) loc.add(String.valueOf(n.getKey()));
+            }
+            String kind = v.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName();
+            Object invalid = v.getInvalidValue();
+            Optional<String> input = invalid == null || !isScalar(invalid)
+                    ? Optional.empty() : Optional.of(truncate(String.valueOf(invalid)));
+            errors.add(new Problem.FieldError(kind, loc, v.getMessage(), input));
+        }
+        errors.sort(Comparator.comparing((Problem.FieldError e) -> String.join("/", e.loc())).thenComparing(Problem.FieldError::type));
+        throw new ProblemException(new Problem("about:blank", "Validation failed", 422, Optional.empty(), errors));
+    }
+
+    private static boolean isScalar(Object o) {
+        return o instanceof CharSequence || o instanceof Number || o instanceof Boolean || o instanceof Enum<?>
+                || o instanceof java.time.temporal.Temporal || o instanceof java.util.UUID;
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    /** @param contentType header value @return its media type, lower case, without parameters */
+    public static String mediaType(String contentType) {
+        int semi = contentType.indexOf(';');
+        return (semi >= 0 ? contentType.substring(0, semi) : contentType).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** @param contentType header value @return its charset parameter, UTF-8 when absent or unknown */
+    public static Charset charset(String contentType) {
+        for (String part : contentType.split(";")) {
+            String p = part.trim();
+            if (p.regionMatches(true, 0, "charset=", 0, 8)) {
+                String name = p.substring(8).replace("\"", "").trim();
+                try {
+                    return Charset.forName(name);
+                } catch (RuntimeException e) {
+                    return StandardCharsets.UTF_8;
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+}

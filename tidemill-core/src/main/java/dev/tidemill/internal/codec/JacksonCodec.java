@@ -1,0 +1,68 @@
+package dev.tidemill.internal.codec;
+
+import dev.tidemill.JsonCodec;
+import java.io.OutputStream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The default {@link JsonCodec}: Jackson 3 with bounded input (nesting depth 500, numbers of at most
+ * 1,000 digits, strings of at most 16 MiB — the body limit bounds them anyway) and strict duplicate
+ * detection, so hostile JSON gets a 400 rather than a stack overflow or a 500.
+ */
+public final class JacksonCodec implements JsonCodec {
+    private final JsonMapper mapper;
+
+    /** Creates the codec with Tidemill's defaults. */
+    public JacksonCodec() {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(500)
+                        .maxNumberLength(1_000)
+                        .maxStringLength(16 * 1024 * 1024)
+                        .build())
+                .build();
+        this.mapper = JsonMapper.builder(factory)
+                .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .build();
+    }
+
+    /** @return the underlying mapper, for code that needs Jackson's tree model */
+    public JsonMapper mapper() {
+        return mapper;
+    }
+
+    @Override
+    public void write(Object value, OutputStream out) {
+        mapper.writeValue(out, value);
+    }
+
+    @Override
+    public <T> T read(byte[] json, Class<T> type) {
+        try {
+            return mapper.readValue(json, type);
+        } catch (JacksonException e) {
+            throw new MalformedJsonException(describe(e));
+        }
+    }
+
+    /** A short message without the source excerpt Jackson appends (it may echo secrets). */
+    private static String describe(JacksonException e) {
+        String msg = e.getOriginalMessage();
+        if (msg == null) msg = e.getClass().getSimpleName();
+        int nl = msg.indexOf('\n');
+        if (nl >= 0) msg = msg.substring(0, nl);
+        if (msg.length() > 200) msg = msg.substring(0, 200) + "...";
+        TokenStreamLocation loc = e.getLocation();
+        if (loc != null && loc.getLineNr() > 0) {
+            msg += " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+        }
+        return msg;
+    }
+}

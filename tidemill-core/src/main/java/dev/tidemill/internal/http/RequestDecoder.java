@@ -1,0 +1,34 @@
+package dev.tidemill.internal.http;
+
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+
+/**
+ * Netty's request decoder, made strict about framing. Netty resolves a message carrying both
+ * {@code Transfer-Encoding: chunked} and {@code Content-Length} by dropping the length (RFC 9112
+ * 6.3 allows that); a proxy in front of us may have used the length instead, which is how requests
+ * get smuggled, so we refuse such a message outright (the connection handler answers 400 and closes).
+ */
+final class RequestDecoder extends HttpRequestDecoder {
+
+    /** Marks a message that carried both framing headers. */
+    static final class AmbiguousFramingException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        AmbiguousFramingException() {
+            super("Content-Length together with Transfer-Encoding", null);
+        }
+    }
+
+    RequestDecoder(HttpDecoderConfig config) {
+        super(config);
+    }
+
+    @Override
+    protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
+        message.setDecoderResult(DecoderResult.failure(new AmbiguousFramingException()));
+        super.handleTransferEncodingChunkedWithContentLength(message);
+    }
+}

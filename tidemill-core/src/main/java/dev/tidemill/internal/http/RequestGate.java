@@ -1,0 +1,196 @@
+package dev.tidemill.internal.http;
+
+import dev.tidemill.Limits;
+import dev.tidemill.Problem;
+import dev.tidemill.internal.routing.MalformedEncodingException;
+import dev.tidemill.internal.routing.ParamCoercer;
+import dev.tidemill.internal.routing.QueryString;
+import dev.tidemill.internal.routing.Router;
+import dev.tidemill.internal.routing.TooManyParametersException;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The checks a request head passes before anything is dispatched, in order: what the decoder found
+ * wrong, protocol version, header count, {@code Host}, framing ({@code Transfer-Encoding}), the
+ * request target, routing (404, 405), the declared body size (413), {@code Expect}, then query
+ * parsing and typed-parameter coercion (400, 422). All of it runs on the I/O thread, so a bad
+ * request never costs a worker anything.
+ */
+final class RequestGate {
+
+    /**
+     * Why a request is refused.
+     *
+     * @param problem what to answer
+     * @param close whether the connection must close (framing can no longer be trusted)
+     * @param headers extra response headers, name/value pairs
+     */
+    record Verdict(Problem problem, boolean close, String... headers) {}
+
+    private static final Map<String, List<String>> NO_QUERY = Map.of();
+
+    private final ServerContext server;
+    private final Limits limits;
+
+    RequestGate(ServerContext server) {
+        this.server = server;
+        this.limits = server.config.limits();
+    }
+
+    /** Creates the exchange for a head, before any check (even a refused request gets a reply slot). */
+    Exchange open(ConnectionHandler connection, int seq, HttpRequest req) {
+        String uri = req.uri();
+        boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
+        boolean keepAlive = HttpUtil.isKeepAlive(req) && !server.draining;
+        String method = req.method().name();
+        return new Exchange(connection, seq, method, uri, rawPath(uri), req.headers(),
+                HttpMethod.HEAD.equals(req.method()), http10, keepAlive);
+    }
+
+    /** @return null when the request may be dispatched once its body is read; else why not */
+    Verdict check(Exchange ex, HttpRequest req) {
+        DecoderResult result = req.decoderResult();
+        if (result.isFailure()) return decoderFailure(result.cause());
+        HttpVersion version = req.protocolVersion();
+        if (version.majorVersion() != 1 || version.minorVersion() > 1) {
+            return new Verdict(Problem.of(505, "HTTP Version Not Supported", "only HTTP/1.0 and HTTP/1.1 are served"), true);
+        }
+        HttpHeaders h = req.headers();
+        if (h.size() > limits.maxHeaderCount()) {
+            return new Verdict(Problem.of(431, "Request Header Fields Too Large",
+                    "more than " + limits.maxHeaderCount() + " header fields (maxHeaderCount)"), true);
+        }
+        List<String> hosts = h.getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 || hosts.isEmpty() && !ex.http10) {
+            return new Verdict(Problem.of(400, "Bad Request", hosts.isEmpty()
+                    ? "HTTP/1.1 requires a Host header" : "more than one Host header"), true);
+        }
+        List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        if (!te.isEmpty()) {
+            if (ex.http10) {
+                return new Verdict(Problem.of(400, "Bad Request", "Transfer-Encoding is not allowed in HTTP/1.0"), true);
+            }
+            if (te.size() != 1 || !te.get(0).trim().equalsIgnoreCase("chunked")) {
+                return new Verdict(Problem.of(400, "Bad Request", "unsupported Transfer-Encoding: only a single 'chunked' is accepted"), true);
+            }
+        }
+        if (ex.path == null) {
+            return new Verdict(Problem.of(400, "Bad Request", "invalid request target"), false);
+        }
+
+        Router.Match<Endpoint> match = server.router.match(ex.method, ex.path);
+        if (match instanceof Router.NotFound<Endpoint>) {
+            return new Verdict(Problem.of(404, "Not Found", "no route for " + ex.method + " " + truncate(ex.path)), false);
+        }
+        if (match instanceof Router.MethodNotAllowed<Endpoint> m) {
+            return new Verdict(Problem.of(405, "Method Not Allowed", ex.method + " is not allowed here; allowed: " + m.allow()),
+                    false, "Allow", m.allow());
+        }
+        Router.Found<Endpoint> found = (Router.Found<Endpoint>) match;
+        Endpoint endpoint = found.value();
+        ex.endpoint = endpoint;
+
+        long declared = HttpUtil.getContentLength(req, 0L);
+        if (declared > endpoint.maxBodyBytes()) {
+            return new Verdict(Problem.of(413, "Content Too Large", "Content-Length " + declared + " exceeds the "
+                    + endpoint.maxBodyBytes() + "-byte limit (maxBodyBytes)"), true);
+        }
+        String expect = h.get(HttpHeaderNames.EXPECT);
+        if (expect != null && !expect.trim().equalsIgnoreCase("100-continue")) {
+            return new Verdict(Problem.of(417, "Expectation Failed", "only 'Expect: 100-continue' is supported"), true);
+        }
+
+        int q = ex.uri.indexOf('?');
+        try {
+            ex.query = q < 0 ? NO_QUERY : QueryString.parse(ex.uri.substring(q + 1));
+        } catch (MalformedEncodingException e) {
+            return new Verdict(Problem.of(400, "Bad Request", "invalid percent-encoding in the query string"), false);
+        } catch (TooManyParametersException e) {
+            return new Verdict(Problem.of(400, "Bad Request", "more than " + QueryString.MAX_PAIRS + " query parameters"), false);
+        }
+        ParamCoercer.Result coerced;
+        try {
+            coerced = endpoint.coercer().coerce(found.rawValues(), ex.query);
+        } catch (MalformedEncodingException e) {
+            return new Verdict(Problem.of(400, "Bad Request", "invalid percent-encoding in the path"), false);
+        }
+        if (!coerced.ok()) {
+            return new Verdict(new Problem("about:blank", "Validation failed", 422,
+                    Optional.of("invalid request parameters"), coerced.errors()), false);
+        }
+        ex.values = coerced.values();
+        ex.pathValues = coerced.pathValues();
+        return null;
+    }
+
+    private Verdict decoderFailure(Throwable cause) {
+        if (cause instanceof TooLongHttpLineException) {
+            return new Verdict(Problem.of(414, "URI Too Long", "the request line exceeds "
+                    + limits.maxRequestLineBytes() + " bytes (maxRequestLineBytes)"), true);
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return new Verdict(Problem.of(431, "Request Header Fields Too Large", "the header block exceeds "
+                    + limits.maxHeaderBytes() + " bytes (maxHeaderBytes)"), true);
+        }
+        if (cause instanceof RequestDecoder.AmbiguousFramingException) {
+            return new Verdict(Problem.of(400, "Bad Request", "Content-Length together with Transfer-Encoding"), true);
+        }
+        if (cause instanceof TooLongFrameException) {
+            return new Verdict(Problem.of(400, "Bad Request", "a protocol element is too long"), true);
+        }
+        return new Verdict(Problem.of(400, "Bad Request", "malformed request"), true);
+    }
+
+    /** @return the path of an origin-form or absolute-form target, or null if it is neither */
+    static String rawPath(String uri) {
+        String target = uri;
+        if (!target.startsWith("/")) {
+            int scheme = target.indexOf("://");
+            if (scheme <= 0 || !(target.regionMatches(true, 0, "http", 0, scheme)
+                    || target.regionMatches(true, 0, "https", 0, scheme))) {
+                return null;
+            }
+            int slash = target.indexOf('/', scheme + 3);
+            if (slash < 0) return "/";
+            target = target.substring(slash);
+        }
+        int end = target.length();
+        for (int i = 0; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c == '?' || c == '#') {
+                end = i;
+                break;
+            }
+        }
+        return end == target.length() ? target : target.substring(0, end);
+    }
+
+    static boolean hasBody(HttpRequest req) {
+        try {
+            return HttpUtil.isTransferEncodingChunked(req) || HttpUtil.getContentLength(req, 0L) > 0;
+        } catch (NumberFormatException e) {
+            return true; // an unreadable length: assume a body, so the caller closes
+        }
+    }
+
+    static boolean expectsContinue(HttpRequest req) {
+        return req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+}

@@ -1,0 +1,65 @@
+package dev.tidemill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature. */
+class PublicApiBoundaryTest {
+    private static final List<Class<?>> PUBLIC_TYPES = List.of(
+            Tidemill.class, Config.class, Config.Builder.class, Limits.class, Timeouts.class, Request.class,
+            Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class,
+            Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
+            Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
+            ExecutionMode.class, Transport.class, Assignment.class);
+
+    @Test
+    void noInternalTypeAppearsInAPublicSignature() {
+        List<String> leaks = new ArrayList<>();
+        for (Class<?> c : PUBLIC_TYPES) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (!Modifier.isPublic(m.getModifiers())) continue;
+                check(leaks, c, m.getName(), m.getGenericReturnType());
+                for (Type t : m.getGenericParameterTypes()) check(leaks, c, m.getName(), t);
+            }
+            for (Constructor<?> k : c.getDeclaredConstructors()) {
+                if (!Modifier.isPublic(k.getModifiers())) continue;
+                for (Type t : k.getGenericParameterTypes()) check(leaks, c, "<init>", t);
+            }
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isPublic(f.getModifiers())) check(leaks, c, f.getName(), f.getGenericType());
+            }
+        }
+        assertThat(leaks).isEmpty();
+    }
+
+    @Test
+    void everyPublicTypeOfThePackageIsListedHere() throws Exception {
+        // A new public type must be added above, so that the leak check covers it.
+        java.nio.file.Path dir = java.nio.file.Path.of(Tidemill.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve("dev/tidemill");
+        List<String> missing = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (java.nio.file.Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (!name.endsWith(".class") || name.contains("$") || name.equals("package-info.class")) continue;
+                Class<?> c = Class.forName("dev.tidemill." + name.substring(0, name.length() - 6));
+                if (Modifier.isPublic(c.getModifiers()) && !PUBLIC_TYPES.contains(c)) missing.add(c.getName());
+            }
+        }
+        assertThat(missing).isEmpty();
+    }
+
+    private static void check(List<String> leaks, Class<?> owner, String member, Type t) {
+        if (t.getTypeName().contains("dev.tidemill.internal")) {
+            leaks.add(owner.getSimpleName() + "." + member + " exposes " + t.getTypeName());
+        }
+    }
+}

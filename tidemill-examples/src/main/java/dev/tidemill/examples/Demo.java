@@ -1,0 +1,142 @@
+package dev.tidemill.examples;
+
+import dev.tidemill.Config;
+import dev.tidemill.ExecutionMode;
+import dev.tidemill.Param;
+import dev.tidemill.ParamType;
+import dev.tidemill.Response;
+import dev.tidemill.Route;
+import dev.tidemill.Server;
+import dev.tidemill.Tidemill;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo app that {@code ./tidemill demo} runs: one route per feature, on embedded defaults (no
+ * external service). {@code TIDEMILL_*} environment variables change its settings.
+ */
+public final class Demo {
+    static final Param<Integer> ITEM_ID = Param.path("id", ParamType.INT);
+    static final Param<Boolean> VERBOSE = Param.query("verbose", ParamType.BOOLEAN).withDefault(false);
+    static final Param<List<String>> TAGS = Param.queryList("tag", ParamType.STRING);
+    static final Param<String> Q = Param.query("q");
+    static final Param<Integer> LIMIT = Param.query("limit", ParamType.INT).withDefault(10);
+    static final Param<Optional<LocalDate>> SINCE = Param.query("since", ParamType.LOCAL_DATE).optional();
+    static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(100L);
+    static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(10L);
+    static final Param<Integer> COUNT = Param.query("n", ParamType.INT).withDefault(5);
+
+    /** A JSON greeting. */
+    public record Message(String message) {}
+
+    /** An item with its query options echoed back. */
+    public record Item(int id, boolean verbose, List<String> tags) {}
+
+    /** A validated request body. */
+    public record NewUser(@NotBlank String name, @Min(0) @Max(150) int age) {}
+
+    /** What POST /users answers. */
+    public record User(long id, String name, int age) {}
+
+    private Demo() {}
+
+    /**
+     * Builds the demo app.
+     *
+     * @param config the configuration
+     * @return the app, not yet started
+     */
+    public static Tidemill create(Config config) {
+        Tidemill app = Tidemill.create(config);
+        app.get("/", req -> Response.ok().text("Tidemill demo. Routes:\n" + describe(app.routes())));
+        app.get("/hello", req -> "Hello, World!");
+        app.get("/json", req -> new Message("Hello, World!"));
+        app.get("/items/{id}", req -> new Item(req.param(ITEM_ID), req.param(VERBOSE), req.param(TAGS)))
+                .params(ITEM_ID, VERBOSE, TAGS);
+        app.get("/search", req -> Map.of("q", req.param(Q), "limit", req.param(LIMIT),
+                        "since", req.param(SINCE).map(LocalDate::toString).orElse("any")))
+                .params(Q, LIMIT, SINCE);
+        app.post("/users", req -> {
+            NewUser u = req.body(NewUser.class);
+            return Response.status(201).json(new User(1, u.name(), u.age()));
+        });
+        app.get("/work", req -> {
+            long us = Math.min(req.param(MICROS), 1_000_000L);
+            return "worked " + burn(us) + " us\n";
+        }).params(MICROS);
+        app.get("/sleep", req -> {
+            long ms = Math.min(req.param(MILLIS), 60_000L);
+            Thread.sleep(ms);
+            return "slept " + ms + " ms\n";
+        }).params(MILLIS).mode(ExecutionMode.VIRTUAL);
+        app.get("/async", req -> {
+            long ms = Math.min(req.param(MILLIS), 60_000L);
+            return CompletableFuture.supplyAsync(() -> new Message("answered after " + ms + " ms"),
+                    CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS));
+        }).params(MILLIS);
+        app.get("/stream", req -> {
+            int n = Math.min(req.param(COUNT), 1_000);
+            return Response.stream("text/plain; charset=utf-8", out -> {
+                for (int i = 1; i <= n && out.isOpen(); i++) {
+                    out.write("line " + i + " of " + n + "\n").toCompletableFuture().join();
+                    Thread.sleep(200);
+                }
+                out.close();
+            });
+        }).params(COUNT).mode(ExecutionMode.VIRTUAL);
+        return app;
+    }
+
+    /** Spins for about {@code micros} microseconds of CPU; @return the microseconds spent */
+    static long burn(long micros) {
+        long end = System.nanoTime() + micros * 1_000;
+        long x = 0;
+        while (System.nanoTime() < end) x++;
+        return micros + (x & 0); // keeps the loop from being optimised away
+    }
+
+    static String describe(List<Route> routes) {
+        StringBuilder b = new StringBuilder();
+        for (Route r : routes) b.append("  ").append(r.method()).append(' ').append(r.pattern()).append('\n');
+        return b.toString();
+    }
+
+    /**
+     * Runs the demo until SIGTERM or SIGINT.
+     *
+     * @param args ignored; use TIDEMILL_* variables
+     */
+    public static void main(String[] args) {
+        Config config;
+        try {
+            config = Config.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            System.err.println("tidemill: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Tidemill app = create(config);
+        app.run(server -> System.out.println(banner(app, server)));
+    }
+
+    static String banner(Tidemill app, Server server) {
+        String base = "http://" + server.host() + ":" + server.port();
+        StringBuilder b = new StringBuilder("\nTidemill demo on ").append(base).append('\n');
+        for (String line : server.startupReport()) b.append("  ").append(line).append('\n');
+        b.append("Try:\n");
+        for (String path : List.of("/hello", "/json", "/items/42?verbose=yes&tag=a&tag=b", "/items/abc",
+                "/search?q=tide&limit=3&since=2026-11-01", "/work?us=500", "/sleep?ms=100", "/async?ms=50", "/stream?n=3")) {
+            b.append("  curl -i '").append(base).append(path).append("'\n");
+        }
+        b.append("  curl -i -H 'Content-Type: application/json' -d '{\"name\":\"Ada\",\"age\":36}' ").append(base).append("/users\n");
+        b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
+        return b.toString();
+    }
+}
