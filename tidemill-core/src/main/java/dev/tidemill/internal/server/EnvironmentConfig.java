@@ -82,6 +82,7 @@ public final class EnvironmentConfig {
             }
             try {
                 var.apply().accept(builder, e.getValue().strip());
+                builder.build(); // range checks of the records, attributed to this variable
             } catch (RuntimeException ex) {
                 // Deliberately drops ex's message: it may quote the value.
                 throw new IllegalArgumentException(var.name() + " must be " + var.expects(), null);

@@ -1,0 +1,292 @@
+package dev.tidemill.testing;
+
+import dev.tidemill.Config;
+import dev.tidemill.Server;
+import dev.tidemill.Tidemill;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Starts a Tidemill app on a free port and talks HTTP/1.1 to it over real sockets, with its own
+ * small, strict response parser. Every socket read has a timeout (30 s by default, see
+ * {@link #timeout(Duration)}), so a hung server fails the test instead of hanging it.
+ *
+ * <pre>{@code
+ * Tidemill app = Tidemill.create(TestClient.config().build());
+ * app.get("/hello", req -> "Hello");
+ * try (TestClient client = TestClient.start(app)) {
+ *     TestResponse r = client.get("/hello");
+ *     assertThat(r.status()).isEqualTo(200);
+ *     assertThat(r.text()).isEqualTo("Hello");
+ * } // closes every connection it opened, then stops the server
+ * }</pre>
+ *
+ * <p>Requests carry {@code Host: <host>:<port>} unless they set {@code Host} themselves, and
+ * {@code Content-Length} for a body unless chunked. The one-shot methods ({@link #get},
+ * {@link #post}, {@link #send}, ...) each use a fresh connection with {@code Connection: close};
+ * {@link #connect()} gives a keep-alive connection (also for pipelining), {@link #raw()} one that
+ * sends exactly the bytes given, {@link #stream(TestRequest)} a response read chunk by chunk.
+ *
+ * <p>I/O failures, timeouts and malformed responses throw {@link java.io.UncheckedIOException},
+ * whose cause says what went wrong: {@link java.net.SocketTimeoutException} (the server sent
+ * nothing in time), {@link java.io.EOFException} (it closed too early) or
+ * {@link java.net.ProtocolException} (the response breaks HTTP/1.1). Methods may be called from
+ * several threads at once; each connection object is for one thread.
+ */
+public final class TestClient implements AutoCloseable {
+    /** The default read (and connect) timeout. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Server server;
+    private final boolean ownsServer;
+    private final String host;
+    private final int port;
+    private final String hostHeader;
+    private final Set<Wire> open = ConcurrentHashMap.newKeySet();
+    private volatile Duration timeout = DEFAULT_TIMEOUT;
+    private volatile boolean closed;
+
+    private TestClient(Server server, boolean ownsServer, String host, int port) {
+        this.server = server;
+        this.ownsServer = ownsServer;
+        this.host = host;
+        this.port = port;
+        this.hostHeader = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /**
+     * A configuration builder for tests: loopback ({@code 127.0.0.1}) and port 0, so the OS picks
+     * a free port and parallel tests never clash.
+     *
+     * @return {@code Config.builder().host("127.0.0.1").port(0)}, to adjust further
+     */
+    public static Config.Builder config() {
+        return Config.builder().host("127.0.0.1").port(0);
+    }
+
+    /**
+     * Starts the app and returns a client for it; {@link #close()} stops the server.
+     *
+     * @param app an app, not yet started, configured with port 0 (e.g. from {@link #config()})
+     * @return a client talking to the started server
+     * @throws IllegalArgumentException if the app's port is not 0
+     */
+    public static TestClient start(Tidemill app) {
+        Objects.requireNonNull(app, "app");
+        int configured = app.config().port();
+        if (configured != 0) {
+            throw new IllegalArgumentException("TestClient.start needs an app configured with port 0, got port "
+                    + configured + ": a fixed port may be taken by another process or by a test running in "
+                    + "parallel, and then the test fails for no fault of the code; build the Config with "
+                    + "TestClient.config() or Config.builder().port(0)");
+        }
+        Server server = app.start();
+        return new TestClient(server, true, connectHost(server.host()), server.port());
+    }
+
+    /**
+     * A client for a server that is already running (for example one started by the test itself).
+     * {@link #close()} closes this client's connections but does not stop that server.
+     *
+     * @param host the address to connect to, e.g. {@code 127.0.0.1}
+     * @param port its port
+     * @return the client
+     */
+    public static TestClient connectTo(String host, int port) {
+        Objects.requireNonNull(host, "host");
+        if (port <= 0 || port > 65_535) throw new IllegalArgumentException("port must be 1-65535, got " + port);
+        return new TestClient(null, false, host, port);
+    }
+
+    /**
+     * Sets the timeout for connecting and for every later socket read of connections opened
+     * after this call.
+     *
+     * @param timeout a positive duration, e.g. {@code Duration.ofSeconds(5)}
+     * @return this
+     */
+    public TestClient timeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
+        this.timeout = timeout;
+        return this;
+    }
+
+    /** @return the read timeout in force ({@link #DEFAULT_TIMEOUT} unless changed) */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * @return the server this client started
+     * @throws IllegalStateException for a client made with {@link #connectTo(String, int)}
+     */
+    public Server server() {
+        if (server == null) throw new IllegalStateException("this client was made with connectTo: it started no server");
+        return server;
+    }
+
+    /** @return the port the client connects to (the server's bound port) */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * @param path an absolute path with optional query, e.g. {@code /items?id=7}
+     * @return e.g. {@code http://127.0.0.1:43121/items?id=7}
+     */
+    public URI uri(String path) {
+        if (!path.startsWith("/")) throw new IllegalArgumentException("path must start with '/': " + path);
+        return URI.create("http://" + hostHeader + path);
+    }
+
+    /**
+     * @param path the request target
+     * @return the response to {@code GET path}
+     */
+    public TestResponse get(String path) {
+        return send(TestRequest.get(path));
+    }
+
+    /**
+     * @param path the request target
+     * @return the response to {@code HEAD path} (no body is read, whatever Content-Length says)
+     */
+    public TestResponse head(String path) {
+        return send(TestRequest.of("HEAD", path));
+    }
+
+    /**
+     * @param path the request target
+     * @return the response to {@code DELETE path}
+     */
+    public TestResponse delete(String path) {
+        return send(TestRequest.of("DELETE", path));
+    }
+
+    /**
+     * @param path the request target
+     * @param contentType the body's media type
+     * @param body the body
+     * @return the response to {@code POST path}
+     */
+    public TestResponse post(String path, String contentType, byte[] body) {
+        return send(TestRequest.of("POST", path).body(contentType, body));
+    }
+
+    /**
+     * @param path the request target
+     * @param contentType the body's media type, e.g. {@code text/plain; charset=utf-8}
+     * @param body the body, sent as UTF-8
+     * @return the response to {@code POST path}
+     */
+    public TestResponse post(String path, String contentType, String body) {
+        return send(TestRequest.of("POST", path).body(contentType, body));
+    }
+
+    /**
+     * @param path the request target
+     * @param value serialised with Jackson 3, sent as {@code application/json}
+     * @return the response to {@code POST path}
+     */
+    public TestResponse postJson(String path, Object value) {
+        return send(TestRequest.of("POST", path).json(value));
+    }
+
+    /**
+     * Sends one request on a fresh connection with {@code Connection: close} (unless the request
+     * sets {@code Connection}) and reads the response. With {@code Expect: 100-continue} and a
+     * body, the body is held back until {@code 100 Continue} arrives (at most one second); a final
+     * response that comes instead is returned and the body is never sent.
+     *
+     * @param request the request
+     * @return the response
+     */
+    public TestResponse send(TestRequest request) {
+        Objects.requireNonNull(request, "request");
+        try (Wire wire = open()) {
+            return wire.exchange(request, true);
+        } catch (IOException e) {
+            throw Wire.unchecked(e);
+        }
+    }
+
+    /** @return a new keep-alive connection; close it, or it is closed by {@link #close()} */
+    public Connection connect() {
+        return new Connection(open());
+    }
+
+    /** @return a new connection that sends exactly the bytes given, for malformed requests */
+    public RawConnection raw() {
+        return new RawConnection(open());
+    }
+
+    /**
+     * Sends the request on a fresh connection and reads the response head; the body is then read
+     * chunk by chunk with {@link StreamingResponse#nextChunk()} as it arrives.
+     *
+     * @param request the request
+     * @return the response, head read, body not yet
+     */
+    public StreamingResponse stream(TestRequest request) {
+        Objects.requireNonNull(request, "request");
+        Wire wire = open();
+        try {
+            wire.write(request.encode(hostHeader, false));
+            return new StreamingResponse(wire, request.method());
+        } catch (IOException e) {
+            wire.close();
+            throw Wire.unchecked(e);
+        } catch (RuntimeException | Error e) {
+            wire.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Closes every connection this client opened that is still open, then, if {@link #start}
+     * started the server, stops it ({@link Server#close()}). Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        for (Wire w : new ArrayList<>(open)) w.close();
+        if (ownsServer) server.close();
+    }
+
+    private Wire open() {
+        if (closed) throw new IllegalStateException("this TestClient is closed");
+        long ms = Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        Wire[] self = new Wire[1];
+        Wire wire = Wire.open(host, port, hostHeader, (int) ms, () -> open.remove(self[0]));
+        self[0] = wire;
+        open.add(wire);
+        if (closed) { // close() ran meanwhile
+            wire.close();
+            throw new IllegalStateException("this TestClient is closed");
+        }
+        return wire;
+    }
+
+    /** The address to connect to for a bound host: a wildcard address means loopback. */
+    static String connectHost(String boundHost) {
+        String h = boundHost == null ? "" : boundHost.trim();
+        if (h.startsWith("[") && h.endsWith("]")) h = h.substring(1, h.length() - 1);
+        return switch (h) {
+            case "", "0.0.0.0", "::", "0:0:0:0:0:0:0:0" -> "127.0.0.1";
+            default -> h;
+        };
+    }
+
+    /** @return the open connections, for tests of this class */
+    List<Wire> openWires() {
+        return List.copyOf(open);
+    }
+}
