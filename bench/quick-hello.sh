@@ -6,16 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-2}; SECS=${2:-10}; WARM=${3:-15}
 command -v wrk >/dev/null || { echo "quick-hello: needs wrk (apt-get install -y wrk)"; exit 1; }
-./tidemill build >/dev/null 2>&1 || true
-JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
-CP="tidemill-examples/target/classes:$(cat ${CLASSPATH_FILE:-tidemill-examples/target/classpath.txt})"
-FLAGS="--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m -XX:+UseParallelGC"
+# Same heap and GC for every JVM; ./tidemill adds the Netty/JDK 25 flags to all of them.
+export TIDEMILL_JAVA_OPTS="-Xms512m -Xmx512m -XX:+UseParallelGC"
+./tidemill build
 PORT=18080
 targets=(baseline IO LOOP VIRTUAL)
 start() {
   case "$1" in
-    baseline) taskset -c 0 "$JAVA" $FLAGS -cp "$CP" dev.tidemill.examples.baseline.BaselineNetty $PORT 1 >/tmp/qh-$1.log 2>&1 & ;;
-    *) TIDEMILL_PORT=$PORT TIDEMILL_MODE=$1 TIDEMILL_IO_THREADS=1 TIDEMILL_LOOPS=1 taskset -c 0 "$JAVA" $FLAGS -cp "$CP" dev.tidemill.examples.HelloServer >/tmp/qh-$1.log 2>&1 & ;;
+    baseline) taskset -c 0 ./tidemill run dev.tidemill.examples.baseline.BaselineNetty $PORT 1 >/tmp/qh-$1.log 2>&1 & ;;
+    *) TIDEMILL_PORT=$PORT TIDEMILL_MODE=$1 TIDEMILL_IO_THREADS=1 TIDEMILL_LOOPS=1 taskset -c 0 ./tidemill run dev.tidemill.examples.HelloServer >/tmp/qh-$1.log 2>&1 & ;;
   esac
   PID=$!
   for _ in $(seq 100); do curl -sf http://127.0.0.1:$PORT/plaintext >/dev/null 2>&1 && break; sleep 0.1; done
@@ -47,4 +46,4 @@ for t in "${targets[@]}"; do
   for i in "${!vals[@]}"; do ratios+=$(awk -v a="${vals[$i]}" -v b="${base[$i]}" 'BEGIN{printf "%.2f ", a/b}'); done
   printf "%-9s %-24s %s\n" "$t" "${results[$t]}" "$ratios"
 done
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs, $(uname -r), $("$JAVA" -version 2>&1 | head -1)"
+echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs, $(uname -r)"

@@ -35,6 +35,10 @@ final class Replies {
     private static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
     private static final AsciiString PROBLEM_JSON = AsciiString.cached(ProblemJson.CONTENT_TYPE);
 
+    // RFC 9110 renamed these two; Netty still sends the RFC 7231 phrases.
+    private static final HttpResponseStatus CONTENT_TOO_LARGE = new HttpResponseStatus(413, "Content Too Large");
+    private static final HttpResponseStatus UNPROCESSABLE_CONTENT = new HttpResponseStatus(422, "Unprocessable Content");
+
     private final JsonCodec json;
     private final AsciiString serverHeader;
     private final ByteBufAllocator alloc;
@@ -55,7 +59,7 @@ final class Replies {
     }
 
     private Reply fromResponse(Exchange ex, Response r) throws IOException {
-        HttpResponseStatus status = HttpResponseStatus.valueOf(r.status());
+        HttpResponseStatus status = status(r.status());
         return switch (r.body()) {
             case Response.Body.Empty e -> full(ex, status, null, Unpooled.EMPTY_BUFFER, r.headerList());
             case Response.Body.Bytes b -> full(ex, status, null, Unpooled.wrappedBuffer(b.bytes()), r.headerList());
@@ -66,7 +70,7 @@ final class Replies {
 
     /** A problem reply; callable from any thread. */
     Reply problem(Exchange ex, Problem p, boolean close, String... extraHeaders) {
-        Reply reply = full(ex, HttpResponseStatus.valueOf(p.status()), PROBLEM_JSON,
+        Reply reply = full(ex, status(p.status()), PROBLEM_JSON,
                 Unpooled.wrappedBuffer(ProblemJson.render(p)), List.of(extraHeaders));
         return close ? new Reply.Full(((Reply.Full) reply).response(), true) : reply;
     }
@@ -106,6 +110,14 @@ final class Replies {
         }
         common(res.headers());
         return new Reply.Stream(res, new StreamingBody(ex, producer, alloc), close);
+    }
+
+    static HttpResponseStatus status(int code) {
+        return switch (code) {
+            case 413 -> CONTENT_TOO_LARGE;
+            case 422 -> UNPROCESSABLE_CONTENT;
+            default -> HttpResponseStatus.valueOf(code);
+        };
     }
 
     /** Copies a handler's headers, dropping the framing ones; @return whether it asked to close */
