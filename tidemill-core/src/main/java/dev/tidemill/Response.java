@@ -77,6 +77,10 @@ public final class Response {
     }
 
     /**
+     * A streamed (chunked) body. The producer runs on the handler's thread after the head is sent;
+     * in {@link ExecutionMode#IO} that is the event loop, where it must never block (do not wait on a
+     * write's stage there: chain on it, or use LOOP/VIRTUAL for a blocking producer).
+     *
      * @param contentType the {@code Content-Type} of the stream, e.g. {@code text/event-stream}
      * @param producer writes the body
      * @return a 200 streamed response

@@ -30,7 +30,15 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Channel child = (Channel) msg;
-        if (open.incrementAndGet() >= max) ctx.channel().config().setAutoRead(false);
+        int n = open.incrementAndGet();
+        if (n >= max) ctx.channel().config().setAutoRead(false);
+        if (n > max) {
+            // Auto-read off only stops the *next* accept burst; Netty may have accepted a few
+            // sockets in this one already. Those few over the cap are closed at once.
+            open.decrementAndGet();
+            child.unsafe().closeForcibly();
+            return;
+        }
         child.closeFuture().addListener(f -> closed());
         ctx.fireChannelRead(msg);
     }
