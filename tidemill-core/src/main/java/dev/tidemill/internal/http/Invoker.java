@@ -36,12 +36,16 @@ final class Invoker {
 
     /** Runs the handler; called on the handler's thread (event loop, worker loop or virtual thread). */
     void run(Exchange ex, boolean onWorkerLoop) {
+        // Flag first, state second; abandon() writes the state first, reads the flag second. Both
+        // are volatile, so at least one side sees the other: either we see TIMED_OUT/CANCELLED and
+        // skip the handler, or abandon() sees the flag and leaves the slot for us to release.
+        if (onWorkerLoop) ex.inLoopHandler = true;
         if (!ex.isRunning()) { // timed out or abandoned while queued
+            ex.inLoopHandler = false;
             ex.releaseSlot();
             return;
         }
         Object result;
-        if (onWorkerLoop) ex.inLoopHandler = true;
         try {
             result = chain(ex, 0);
         } catch (Throwable t) {
