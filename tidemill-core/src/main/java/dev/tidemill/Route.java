@@ -16,12 +16,14 @@ public final class Route {
     private final String pattern;
     private final Handler handler;
     private final RouteGroup group;
+    private final Tidemill app;
     private final List<Param<?>> params = new ArrayList<>();
     private ExecutionMode mode;
     private Long maxBodyBytes;
     private Duration requestTimeout;
 
-    Route(String method, String pattern, Handler handler, RouteGroup group) {
+    Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
+        this.app = app;
         this.method = method;
         this.pattern = pattern;
         this.handler = Objects.requireNonNull(handler, "handler");
@@ -36,6 +38,7 @@ public final class Route {
      * @return this
      */
     public Route params(Param<?>... declared) {
+        app.checkNotStarted();
         for (Param<?> p : declared) {
             Objects.requireNonNull(p, "param");
             if (p.location() == Param.Location.PATH && !hasSegment(p.name())) {
@@ -54,12 +57,14 @@ public final class Route {
 
     /** @param value where this route's handler runs @return this */
     public Route mode(ExecutionMode value) {
+        app.checkNotStarted();
         mode = Objects.requireNonNull(value);
         return this;
     }
 
     /** @param bytes body limit for this route, see {@link Limits#maxBodyBytes()} @return this */
     public Route maxBodyBytes(long bytes) {
+        app.checkNotStarted();
         if (bytes < 0) throw new IllegalArgumentException("maxBodyBytes must be >= 0");
         maxBodyBytes = bytes;
         return this;
@@ -67,6 +72,7 @@ public final class Route {
 
     /** @param value request timeout for this route, see {@link Timeouts#request()} @return this */
     public Route requestTimeout(Duration value) {
+        app.checkNotStarted();
         if (value.isZero() || value.isNegative()) throw new IllegalArgumentException("requestTimeout must be positive");
         requestTimeout = value;
         return this;

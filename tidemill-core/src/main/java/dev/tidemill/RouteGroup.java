@@ -29,28 +29,36 @@ public final class RouteGroup implements Routes {
 
     @Override
     public Route route(String method, String pattern, Handler handler) {
+        Objects.requireNonNull(pattern, "pattern");
+        if (!pattern.isEmpty() && !pattern.startsWith("/")) {
+            throw new IllegalArgumentException("pattern must start with '/' (or be empty for the prefix itself): " + pattern);
+        }
         return app.register(method, prefix + pattern, handler, this);
     }
 
     @Override
     public RouteGroup group(String subPrefix) {
+        app.checkNotStarted();
         return new RouteGroup(app, this, prefix + Tidemill.checkPrefix(subPrefix));
     }
 
     @Override
     public RouteGroup filter(Filter filter) {
+        app.checkNotStarted();
         filters.add(Objects.requireNonNull(filter, "filter"));
         return this;
     }
 
     /** @param value default execution mode of the group's routes @return this */
     public RouteGroup mode(ExecutionMode value) {
+        app.checkNotStarted();
         mode = Objects.requireNonNull(value);
         return this;
     }
 
     /** @param bytes default body limit of the group's routes @return this */
     public RouteGroup maxBodyBytes(long bytes) {
+        app.checkNotStarted();
         if (bytes < 0) throw new IllegalArgumentException("maxBodyBytes must be >= 0");
         maxBodyBytes = bytes;
         return this;
@@ -58,6 +66,7 @@ public final class RouteGroup implements Routes {
 
     /** @param value default request timeout of the group's routes @return this */
     public RouteGroup requestTimeout(Duration value) {
+        app.checkNotStarted();
         if (value.isZero() || value.isNegative()) throw new IllegalArgumentException("requestTimeout must be positive");
         requestTimeout = value;
         return this;

@@ -141,7 +141,7 @@ public final class Tidemill implements Routes {
         if ("HEAD".equals(m)) {
             throw new IllegalArgumentException("HEAD is answered wherever GET is; register GET " + pattern);
         }
-        Route route = new Route(m, pattern, handler, group);
+        Route route = new Route(this, m, pattern, handler, group);
         shapes.add(m, pattern, route); // throws, naming both routes, when the shape is taken
         routes.add(route);
         return route;
@@ -155,7 +155,7 @@ public final class Tidemill implements Routes {
         return prefix;
     }
 
-    private void checkNotStarted() {
+    void checkNotStarted() {
         if (started) throw new IllegalStateException("routes and settings are fixed once the app has started");
     }
 }

@@ -101,9 +101,16 @@ public final class BodyBinder {
             List<String> loc = new ArrayList<>();
             loc.add("body");
             for (Path.Node n : v.getPropertyPath()) {
-                if (n.getName() != null) loc.add(n.getName());
-                if (n.getIndex() != null) loc.add(Integer.toString(n.getIndex()));
-                else if (n.getKey() != null) loc.add(String.valueOf(n.getKey()));
+                // Hibernate puts a container's index or key on the node *inside* it: addresses[1].city
+                // is nodes "addresses", then "city" with index 1. Emit the index first, and skip the
+                // synthetic names of container elements ("<list element>", "<map value>").
+                if (n.isInIterable()) {
+                    if (n.getIndex() != null) loc.add(Integer.toString(n.getIndex()));
+                    else if (n.getKey() != null) loc.add(String.valueOf(n.getKey()));
+                }
+                if (n.getName() != null && n.getKind() != jakarta.validation.ElementKind.CONTAINER_ELEMENT) {
+                    loc.add(n.getName());
+                }
             }
             String kind = v.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName();
             Object invalid = v.getInvalidValue();

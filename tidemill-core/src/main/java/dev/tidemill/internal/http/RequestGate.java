@@ -4,6 +4,7 @@ import dev.tidemill.Limits;
 import dev.tidemill.Problem;
 import dev.tidemill.internal.routing.MalformedEncodingException;
 import dev.tidemill.internal.routing.ParamCoercer;
+import dev.tidemill.internal.routing.PathDecoder;
 import dev.tidemill.internal.routing.QueryString;
 import dev.tidemill.internal.routing.Router;
 import dev.tidemill.internal.routing.TooManyParametersException;
@@ -91,6 +92,13 @@ final class RequestGate {
             return new Verdict(Problem.of(400, "Bad Request", "invalid request target"), false);
         }
 
+        if (ex.path.indexOf('%') >= 0) {
+            try {
+                PathDecoder.decode(ex.path); // validity only: routing works on the raw path
+            } catch (MalformedEncodingException e) {
+                return new Verdict(Problem.of(400, "Bad Request", "invalid percent-encoding in the path"), false);
+            }
+        }
         Router.Match<Endpoint> match = server.router.match(ex.method, ex.path);
         if (match instanceof Router.NotFound<Endpoint>) {
             return new Verdict(Problem.of(404, "Not Found", "no route for " + ex.method + " " + truncate(ex.path)), false);

@@ -1,0 +1,150 @@
+package dev.tidemill.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.testing.StreamingResponse;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestRequest;
+import dev.tidemill.testing.TestResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+
+/** Every route of the demo app, over a real socket, on the test configuration. */
+@Timeout(60)
+class DemoTest {
+    private static TestClient client;
+
+    @BeforeAll
+    static void start() {
+        client = TestClient.start(Demo.create(TestClient.config().build()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) client.close();
+    }
+
+    private static List<String> locs(JsonNode problem) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : problem.get("errors")) {
+            List<String> loc = new ArrayList<>();
+            for (JsonNode part : e.get("loc")) loc.add(part.asString());
+            out.add(String.join("/", loc));
+        }
+        return out;
+    }
+
+    @Test
+    void hello() {
+        TestResponse r = client.get("/hello");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).hasValue("text/plain; charset=utf-8");
+        assertThat(r.text()).isEqualTo("Hello, World!");
+    }
+
+    @Test
+    void json() {
+        TestResponse r = client.get("/json");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).hasValue("application/json");
+        assertThat(r.text()).isEqualTo("{\"message\":\"Hello, World!\"}");
+    }
+
+    @Test
+    void itemWithTypedPathAndQueryParameters() {
+        TestResponse r = client.get("/items/42?verbose=yes&tag=a&tag=b");
+        assertThat(r.status()).as("%s", r).isEqualTo(200);
+        assertThat(r.json(Demo.Item.class)).isEqualTo(new Demo.Item(42, true, List.of("a", "b")));
+        assertThat(client.get("/items/7").json(Demo.Item.class)).isEqualTo(new Demo.Item(7, false, List.of()));
+    }
+
+    @Test
+    void itemWithANonIntegerIdIs422() {
+        TestResponse r = client.get("/items/abc");
+        assertThat(r.status()).as("%s", r).isEqualTo(422);
+        assertThat(r.header("Content-Type")).hasValue("application/problem+json");
+        JsonNode p = r.jsonTree();
+        assertThat(p.get("status").asInt()).isEqualTo(422);
+        assertThat(locs(p)).containsExactly("path/id");
+        assertThat(p.get("errors").get(0).get("input").asString()).isEqualTo("abc");
+    }
+
+    @Test
+    void searchFillsDefaults() {
+        TestResponse r = client.get("/search?q=x");
+        assertThat(r.status()).as("%s", r).isEqualTo(200);
+        assertThat(r.json(Map.class)).isEqualTo(Map.of("q", "x", "limit", 10, "since", "any"));
+        assertThat(client.get("/search?q=tide&limit=3&since=2026-11-01").json(Map.class))
+                .isEqualTo(Map.of("q", "tide", "limit", 3, "since", "2026-11-01"));
+        TestResponse missing = client.get("/search");
+        assertThat(missing.status()).isEqualTo(422);
+        assertThat(locs(missing.jsonTree())).containsExactly("query/q");
+    }
+
+    @Test
+    void createUser() {
+        TestResponse r = client.postJson("/users", Map.of("name", "Ada", "age", 36));
+        assertThat(r.status()).as("%s", r).isEqualTo(201);
+        assertThat(r.header("Content-Type")).hasValue("application/json");
+        assertThat(r.json(Demo.User.class)).isEqualTo(new Demo.User(1, "Ada", 36));
+    }
+
+    @Test
+    void invalidUserIs422PerField() {
+        TestResponse r = client.postJson("/users", Map.of("name", " ", "age", 200));
+        assertThat(r.status()).as("%s", r).isEqualTo(422);
+        assertThat(r.header("Content-Type")).hasValue("application/problem+json");
+        assertThat(locs(r.jsonTree())).containsExactly("body/age", "body/name");
+    }
+
+    @Test
+    void work() {
+        TestResponse r = client.get("/work?us=100");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.text()).isEqualTo("worked 100 us\n");
+    }
+
+    @Test
+    void sleep() {
+        TestResponse r = client.get("/sleep?ms=10");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.text()).isEqualTo("slept 10 ms\n");
+    }
+
+    @Test
+    void async() {
+        TestResponse r = client.get("/async?ms=10");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json(Demo.Message.class)).isEqualTo(new Demo.Message("answered after 10 ms"));
+    }
+
+    @Test
+    void streamSendsOneChunkPerLine() {
+        try (StreamingResponse s = client.stream(TestRequest.get("/stream?n=2"))) {
+            assertThat(s.status()).isEqualTo(200);
+            assertThat(s.chunked()).isTrue();
+            assertThat(s.header("Content-Type")).hasValue("text/plain; charset=utf-8");
+            assertThat(s.nextChunkText()).isEqualTo("line 1 of 2\n");
+            assertThat(s.nextChunkText()).isEqualTo("line 2 of 2\n");
+            assertThat(s.nextChunk()).isEqualTo(Optional.empty());
+        }
+    }
+
+    @Test
+    void rootListsEveryRoute() {
+        TestResponse r = client.get("/");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.text()).startsWith("Tidemill demo. Routes:\n");
+        for (String route : List.of("GET /", "GET /hello", "GET /json", "GET /items/{id}", "GET /search",
+                "POST /users", "GET /work", "GET /sleep", "GET /async", "GET /stream")) {
+            assertThat(r.text()).contains("  " + route + "\n");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.tidemill.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.testing.Connection;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestRequest;
+import dev.tidemill.testing.TestResponse;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The demo as a real process: SIGTERM stops it gracefully (an in-flight request still completes and
+ * the process exits 0); a second SIGTERM cuts the 10 s grace short.
+ */
+@Timeout(90)
+class SignalShutdownTest {
+    private Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void kill() {
+        if (process != null && process.isAlive()) process.destroyForcibly();
+    }
+
+    /** Starts the demo on a free port; returns once it printed its banner (it is listening then). */
+    private TestClient startDemo() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        process = demoProcess(port).start();
+        CountDownLatch listening = new CountDownLatch(1);
+        pump(process.getInputStream(), "out", listening, "Tidemill demo on");
+        pump(process.getErrorStream(), "err", null, null);
+        assertThat(listening.await(30, TimeUnit.SECONDS)).as("the demo printed its banner; output: %s", output).isTrue();
+        TestClient client = TestClient.connectTo("127.0.0.1", port).timeout(Duration.ofSeconds(20));
+        assertThat(client.get("/hello").text()).isEqualTo("Hello, World!");
+        return client;
+    }
+
+    /** The demo's command line: this JVM's java and class path, the flags Netty needs, the port. */
+    private static ProcessBuilder demoProcess(int port) {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        ProcessBuilder pb = new ProcessBuilder(java, "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Demo.class.getName());
+        pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMILL_"));
+        pb.environment().put("TIDEMILL_PORT", Integer.toString(port));
+        pb.environment().put("TIDEMILL_HOST", "127.0.0.1");
+        return pb;
+    }
+
+    private void pump(InputStream in, String name, CountDownLatch latch, String marker) {
+        Thread.ofPlatform().daemon().name("demo-" + name).start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    output.add(name + ": " + line);
+                    if (latch != null && line.contains(marker)) latch.countDown();
+                }
+            } catch (IOException e) {
+                output.add(name + " failed: " + e);
+            }
+        });
+    }
+
+    /**
+     * SIGTERM, through the process handle: {@code Process.destroy()} sends the same signal but also
+     * closes our ends of the child's stdout and stderr, and the log lines are needed here.
+     */
+    private void sigterm() {
+        assertThat(process.toHandle().destroy()).as("SIGTERM sent").isTrue();
+    }
+
+    private boolean printed(String text) {
+        return output.stream().anyMatch(l -> l.contains(text));
+    }
+
+    @Test
+    void sigtermLetsTheInFlightRequestFinishAndExitsZero() throws Exception {
+        try (TestClient client = startDemo(); Connection c = client.connect()) {
+            // Pipelined: once /hello is answered, the server has read /sleep too, so it is in flight.
+            c.write(("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /sleep?ms=1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(c.read().text()).isEqualTo("Hello, World!");
+
+            sigterm();
+
+            TestResponse slept = c.read();
+            assertThat(slept.status()).as("%s", slept).isEqualTo(200);
+            assertThat(slept.text()).isEqualTo("slept 1500 ms\n");
+            assertThat(slept.header("Connection")).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
+            assertThat(c.isClosedByServer(Duration.ofSeconds(10))).isTrue();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the demo exits; output: %s", output).isTrue();
+            assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
+        }
+    }
+
+    @Test
+    void secondSigtermStopsAtOnce() throws Exception {
+        try (TestClient client = startDemo(); Connection c = client.connect()) {
+            c.write(("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /sleep?ms=20000 HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(c.read().text()).isEqualTo("Hello, World!");
+
+            sigterm();
+            waitFor(() -> printed("stopping gracefully"), "the first SIGTERM was handled");
+            assertThat(process.isAlive()).as("still within the 10 s grace for /sleep?ms=20000").isTrue();
+            sigterm();
+
+            // The bound is less than the 10 s grace: the second signal cut it short.
+            assertThat(process.waitFor(8, TimeUnit.SECONDS)).as("the demo exits after the second SIGTERM; output: %s", output).isTrue();
+            assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
+            try {
+                assertThat(c.isClosedByServer(Duration.ofSeconds(5))).isTrue();
+            } catch (UncheckedIOException reset) {
+                // a reset is a close too
+            }
+        }
+    }
+
+    @Test
+    void sigtermRightAfterTheBannerStillStopsGracefully() throws Exception {
+        // The banner says the demo is up, so a supervisor may stop it at once: that must be graceful
+        // (exit 0), not the JVM's default SIGTERM death (exit 143). Three tries, SIGTERM the moment
+        // the banner's first line is read.
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            output.clear();
+            int port;
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            process = demoProcess(port).start();
+            Process p = process;
+            CountDownLatch signalled = new CountDownLatch(1);
+            Thread.ofPlatform().daemon().name("demo-out").start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        output.add("out: " + line);
+                        if (line.contains("Tidemill demo on") && signalled.getCount() > 0) {
+                            p.toHandle().destroy();
+                            signalled.countDown();
+                        }
+                    }
+                } catch (IOException e) {
+                    output.add("out failed: " + e);
+                }
+            });
+            pump(p.getErrorStream(), "err", null, null);
+            assertThat(signalled.await(30, TimeUnit.SECONDS)).as("banner seen; output: %s", output).isTrue();
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("attempt %d: the demo exits; output: %s", attempt, output).isTrue();
+            assertThat(p.exitValue()).as("attempt %d: exit status after SIGTERM right after the banner; output: %s",
+                    attempt, output).isZero();
+        }
+    }
+
+    private void waitFor(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("%s; output: %s", what, output).isNegative();
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+}

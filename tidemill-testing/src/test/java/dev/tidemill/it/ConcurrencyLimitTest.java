@@ -1,0 +1,86 @@
+package dev.tidemill.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.ExecutionMode;
+import dev.tidemill.testing.Connection;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestRequest;
+import dev.tidemill.testing.TestResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The concurrency limit: with one worker loop and two slots per loop, two requests held in their
+ * handlers fill the server (in every mode: IO and VIRTUAL share the same total); the next request
+ * is refused with a 503 problem and {@code Retry-After: 1}; once they finish, everything is served
+ * again and no slot is left behind.
+ */
+@Timeout(60)
+class ConcurrencyLimitTest {
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void fullServerAnswers503AndRecovers(Setup setup) throws Exception {
+        List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        try (TestClient client = setup.start(b -> b.workerLoops(1).concurrencyPerLoop(2), app -> {
+            app.get("/hold", req -> {
+                if (setup.mode() == ExecutionMode.VIRTUAL) {
+                    started.countDown();
+                    release.await(); // blocking is fine on a virtual thread
+                    return "released";
+                }
+                // IO and LOOP must not block their thread: hold the request with an open future.
+                CompletableFuture<String> f = new CompletableFuture<>();
+                held.add(f);
+                started.countDown();
+                return f;
+            });
+            app.get("/quick", req -> "quick");
+        })) {
+            assertThat(client.server().workerLoops()).isEqualTo(1);
+            try (Connection a = client.connect(); Connection b = client.connect(); Connection c = client.connect()) {
+                byte[] hold = "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+                a.write(hold);
+                b.write(hold);
+                assertThat(started.await(10, TimeUnit.SECONDS)).as("both /hold handlers are running").isTrue();
+                assertThat(Eventually.slots(client)).as("slots held").isEqualTo(2);
+
+                for (String path : List.of("/quick", "/hold")) {
+                    TestResponse refused = c.send(TestRequest.get(path));
+                    assertThat(refused.status()).as("%s", refused).isEqualTo(503);
+                    assertThat(refused.header("Retry-After")).hasValue("1");
+                    assertThat(refused.header("Content-Type")).hasValue("application/problem+json");
+                    assertThat(refused.jsonTree().get("status").asInt()).isEqualTo(503);
+                    assertThat(refused.jsonTree().get("title").asString()).isNotBlank();
+                }
+                assertThat(Eventually.slots(client)).as("a refused request takes no slot").isEqualTo(2);
+
+                release.countDown();
+                held.forEach(f -> f.complete("released"));
+                for (Connection held2 : List.of(a, b)) {
+                    TestResponse r = held2.read();
+                    assertThat(r.status()).as("%s", r).isEqualTo(200);
+                    assertThat(r.text()).isEqualTo("released");
+                }
+                Eventually.slotsReleased(client);
+                // The connection that got the 503 is still usable, and so is a fresh one.
+                assertThat(c.send(TestRequest.get("/quick")).text()).isEqualTo("quick");
+                assertThat(client.get("/quick").status()).isEqualTo(200);
+                for (Connection x : List.of(a, b)) assertThat(x.send(TestRequest.get("/quick")).status()).isEqualTo(200);
+            }
+            Eventually.slotsReleased(client);
+        } finally {
+            release.countDown();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tidemill.it;
+
+import dev.tidemill.internal.http.ServerContext;
+import dev.tidemill.internal.server.HttpServer;
+import dev.tidemill.testing.TestClient;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * "Eventually" checks for the integration suite, in the spirit of Awaitility (which this module
+ * does not depend on): poll a condition every few milliseconds up to a generous bound. The bounds
+ * are limits for a hung server, never measurements: no test asserts how long something took.
+ */
+final class Eventually {
+    /** The default bound: generous, so a loaded CI machine never fails a correct server. */
+    static final Duration BOUND = Duration.ofSeconds(10);
+
+    private static final long POLL_NANOS = Duration.ofMillis(5).toNanos();
+
+    private Eventually() {}
+
+    /** Waits until {@code condition} holds, at most {@link #BOUND}; fails naming {@code what}. */
+    static void until(String what, BooleanSupplier condition) {
+        until(BOUND, what, condition);
+    }
+
+    /** Waits until {@code condition} holds, at most {@code max}; fails naming {@code what}. */
+    static void until(Duration max, String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not true within " + max.toMillis() + " ms: " + what);
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /** Waits until {@code value} returns {@code expected}, at most {@link #BOUND}; fails showing the last value. */
+    static <T> void equals(String what, T expected, Supplier<T> value) {
+        Object[] last = new Object[1];
+        try {
+            until(BOUND, what, () -> {
+                last[0] = value.get();
+                return java.util.Objects.equals(last[0], expected);
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": expected " + expected + " but was " + last[0], e);
+        }
+    }
+
+    /**
+     * Checks that {@code condition} keeps holding for the whole {@code window} (Awaitility's
+     * {@code during}): for "something does not happen", which has no event to wait for.
+     */
+    static void holdsFor(Duration window, String what, BooleanSupplier condition) {
+        long end = System.nanoTime() + window.toNanos();
+        do {
+            if (!condition.getAsBoolean()) throw new AssertionError("stopped being true: " + what);
+            LockSupport.parkNanos(POLL_NANOS);
+        } while (System.nanoTime() - end < 0);
+    }
+
+    /** @return the server context of the client's server, for slot accounting */
+    static ServerContext context(TestClient client) {
+        return ((HttpServer) client.server()).context();
+    }
+
+    /** @return every concurrency slot held: worker-loop load plus IO/VIRTUAL admissions */
+    static int slots(TestClient client) {
+        ServerContext c = context(client);
+        return c.loops().totalLoad() + c.admittedOutsideLoops();
+    }
+
+    /** Waits until the server holds no concurrency slot. */
+    static void slotsReleased(TestClient client) {
+        equals("every concurrency slot released (loop load + admissions)", 0, () -> slots(client));
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tidemill.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.ExecutionMode;
+import dev.tidemill.Transport;
+import dev.tidemill.testing.Connection;
+import dev.tidemill.testing.RawConnection;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestRequest;
+import dev.tidemill.testing.TestResponse;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Persistent connections: HTTP/1.1 keep-alive, {@code Connection: close}, HTTP/1.0 with and without keep-alive. */
+@Timeout(60)
+class KeepAliveTest {
+    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+
+    private final AtomicInteger calls = new AtomicInteger();
+
+    private TestClient start(Setup setup) {
+        return setup.start(app -> app.get("/n", req -> {
+            calls.incrementAndGet();
+            return "n" + req.query("i").orElse("-");
+        }));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#all")
+    void servesManyRequestsOnOneConnection(Setup setup) {
+        try (TestClient client = start(setup); Connection c = client.connect()) {
+            for (int i = 0; i < 50; i++) {
+                TestResponse r = c.send(TestRequest.get("/n?i=" + i));
+                assertThat(r.status()).as("%s", r).isEqualTo(200);
+                assertThat(r.text()).isEqualTo("n" + i);
+                assertThat(r.header("Connection")).as("%s", r).isEmpty();
+            }
+            assertThat(c.isClosedByServer()).isFalse();
+            assertThat(calls).hasValue(50);
+        }
+    }
+
+    @Test
+    void connectionCloseIsAnsweredWithCloseAndTheServerCloses() {
+        try (TestClient client = start(ONE); RawConnection raw = client.raw()) {
+            raw.write("GET /n?i=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            TestResponse r = raw.readResponse();
+            assertThat(r.status()).as("%s", r).isEqualTo(200);
+            assertThat(r.text()).isEqualTo("n1");
+            assertThat(r.header("Connection")).as("%s", r).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
+            assertThat(raw.awaitClosed(Duration.ofSeconds(5))).isTrue();
+            assertThat(calls).hasValue(1);
+        }
+    }
+
+    /**
+     * RFC 9112 9.6: after a request that closes the connection, the server MUST NOT process any
+     * further request received on it. The next request is in the same write; the first handler
+     * waits (up to a second) for it to start, so a server that does process it is caught every time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"GET /first HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "GET /first HTTP/1.0\r\n\r\n"})
+    void noRequestIsProcessedAfterTheOneThatClosesTheConnection(String closing) {
+        CountDownLatch laterRan = new CountDownLatch(1);
+        AtomicInteger later = new AtomicInteger();
+        try (TestClient client = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL).start(app -> {
+            app.get("/first", req -> {
+                laterRan.await(1, TimeUnit.SECONDS);
+                return "first";
+            });
+            app.post("/later", req -> {
+                later.incrementAndGet();
+                laterRan.countDown();
+                return "later";
+            });
+        }); RawConnection raw = client.raw()) {
+            raw.write(closing + "POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+            TestResponse r = raw.readResponse();
+            assertThat(r.text()).isEqualTo("first");
+            assertThat(raw.awaitClosed(Duration.ofSeconds(5))).isTrue();
+            assertThat(raw.readAllUntilClose()).as("bytes after the response that closes").isEmpty();
+            assertThat(later).as("invocations of the request sent after the closing one").hasValue(0);
+        }
+    }
+
+    @Test
+    void connectionCloseOnAKeepAliveConnectionEndsIt() {
+        try (TestClient client = start(ONE); Connection c = client.connect()) {
+            assertThat(c.send(TestRequest.get("/n?i=1")).status()).isEqualTo(200);
+            TestResponse last = c.send(TestRequest.get("/n?i=2").header("Connection", "close"));
+            assertThat(last.status()).isEqualTo(200);
+            assertThat(last.header("Connection")).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
+            assertThat(c.isClosedByServer(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    /** A client that half-closes (sends FIN) after its request still gets the response. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#transports")
+    void halfClosedClientStillGetsItsResponse(Setup setup) {
+        try (TestClient client = start(setup); RawConnection raw = client.raw()) {
+            raw.write("GET /n?i=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+            raw.shutdownOutput();
+            TestResponse r = raw.readResponseOrClose().orElseThrow(
+                    () -> new AssertionError("the server closed without answering a request followed by FIN"));
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.text()).isEqualTo("n1");
+            assertThat(raw.awaitClosed(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void http10WithoutKeepAliveIsAnsweredThenClosed() {
+        try (TestClient client = start(ONE); RawConnection raw = client.raw()) {
+            raw.write("GET /n?i=10 HTTP/1.0\r\n\r\n");
+            TestResponse r = raw.readResponse();
+            assertThat(r.status()).as("%s", r).isEqualTo(200);
+            assertThat(r.text()).isEqualTo("n10");
+            assertThat(r.header("Connection")).as("%s", r)
+                    .satisfiesAnyOf(h -> assertThat(h).isEmpty(), h -> assertThat(h.get()).isEqualToIgnoringCase("close"));
+            assertThat(raw.awaitClosed(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void http10WithKeepAliveStaysOpen() {
+        try (TestClient client = start(ONE); RawConnection raw = client.raw()) {
+            for (int i = 0; i < 3; i++) {
+                raw.write("GET /n?i=" + i + " HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+                TestResponse r = raw.readResponse();
+                assertThat(r.status()).as("%s", r).isEqualTo(200);
+                assertThat(r.text()).isEqualTo("n" + i);
+                assertThat(r.header("Connection")).as("%s", r)
+                        .hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("keep-alive"));
+                assertThat(raw.awaitClosed(Duration.ofMillis(300))).as("closed after request %d", i).isFalse();
+            }
+            // Ending the sequence without keep-alive closes it.
+            raw.write("GET /n?i=9 HTTP/1.0\r\n\r\n");
+            assertThat(raw.readResponse().text()).isEqualTo("n9");
+            assertThat(raw.awaitClosed(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+}

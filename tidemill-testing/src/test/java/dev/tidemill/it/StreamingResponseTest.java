@@ -1,0 +1,222 @@
+package dev.tidemill.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.Response;
+import dev.tidemill.ResponseStream;
+import dev.tidemill.testing.Connection;
+import dev.tidemill.testing.StreamingResponse;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestRequest;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Streaming responses ({@code Response.stream}): chunks reach the client as they are written; a
+ * client that leaves mid-stream closes the stream and fails later writes; a client that does not
+ * read holds the producer back; the slot is held while streaming and released at the end; a stream
+ * is exempt from the request timeout once its first byte is out.
+ */
+@Timeout(60)
+class StreamingResponseTest {
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void chunksArriveAsTheyAreWrittenAndTheSlotIsHeldUntilClose(Setup setup) throws Exception {
+        int n = 3;
+        List<CompletableFuture<Void>> signals = IntStream.rangeClosed(0, n).mapToObj(i -> new CompletableFuture<Void>()).toList();
+        AtomicInteger written = new AtomicInteger();
+        try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
+            // Each write waits for the test's signal; the last signal closes the stream.
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                signals.get(i).thenRun(() -> {
+                    written.incrementAndGet();
+                    out.write("chunk " + k + "\n");
+                });
+            }
+            signals.get(n).thenRun(out::close);
+        })))) {
+            try (StreamingResponse s = client.stream(TestRequest.get("/stream"))) {
+                assertThat(s.status()).isEqualTo(200);
+                assertThat(s.chunked()).isTrue();
+                assertThat(s.header("Content-Type")).hasValue("text/plain");
+                assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
+                for (int i = 0; i < n; i++) {
+                    signals.get(i).complete(null);
+                    assertThat(s.nextChunkText()).isEqualTo("chunk " + i + "\n");
+                    assertThat(written.get()).as("chunk %d read before chunk %d was written", i, i + 1).isEqualTo(i + 1);
+                    assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
+                }
+                signals.get(n).complete(null);
+                assertThat(s.nextChunk()).isEmpty();
+                assertThat(s.ended()).isTrue();
+            }
+            Eventually.slotsReleased(client);
+            // Again, with every signal already given: the producer writes everything at once.
+            var again = client.get("/stream");
+            assertThat(again.status()).isEqualTo(200);
+            assertThat(again.text()).isEqualTo("chunk 0\nchunk 1\nchunk 2\n");
+            Eventually.slotsReleased(client);
+        } finally {
+            signals.forEach(f -> f.complete(null));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void clientDisconnectMidStreamClosesTheStreamAndFailsWrites(Setup setup) throws Exception {
+        AtomicReference<ResponseStream> stream = new AtomicReference<>();
+        try (TestClient client = setup.start(app -> {
+            app.get("/stream", req -> Response.stream("text/plain", out -> {
+                out.write("first\n");
+                stream.set(out);
+            }));
+            app.get("/ok", req -> "ok");
+        })) {
+            StreamingResponse s = client.stream(TestRequest.get("/stream"));
+            assertThat(s.status()).isEqualTo(200);
+            assertThat(s.nextChunkText()).isEqualTo("first\n");
+            ResponseStream out = stream.get();
+            assertThat(out.isOpen()).isTrue();
+            assertThat(out.closed().toCompletableFuture()).isNotDone();
+            assertThat(Eventually.slots(client)).isEqualTo(1);
+
+            s.close(); // abrupt disconnect mid-stream
+
+            Eventually.until("closed() completes after the client left", () -> out.closed().toCompletableFuture().isDone());
+            assertThat(out.isOpen()).isFalse();
+            CompletableFuture<Void> late = out.write("after\n").toCompletableFuture();
+            Eventually.until("a write after the disconnect completes", late::isDone);
+            assertThat(late).isCompletedExceptionally();
+            assertThat(late).failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
+                    .withCauseInstanceOf(ClosedChannelException.class);
+            Eventually.slotsReleased(client);
+            out.close(); // idempotent, and must not release the slot again
+            assertThat(Eventually.slots(client)).isZero();
+            assertThat(client.get("/ok").text()).isEqualTo("ok");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void clientThatDoesNotReadHoldsTheProducerBack(Setup setup) throws Exception {
+        int chunkSize = 64 * 1024;
+        int chunks = 256; // 16 MiB: more than the kernel's socket buffers can take
+        AtomicInteger completedWrites = new AtomicInteger();
+        AtomicReference<CompletableFuture<Void>> pendingWrite = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CompletableFuture<Void> producerDone = new CompletableFuture<>();
+        try (TestClient client = setup.start(app -> app.get("/big", req -> Response.stream("application/octet-stream", out ->
+                writeFrom(out, 0, chunks, chunkSize, completedWrites, pendingWrite, failure, producerDone))))) {
+            try (StreamingResponse s = client.stream(TestRequest.get("/big"))) {
+                assertThat(s.status()).isEqualTo(200);
+                // Not reading: the producer must end up waiting on a write stage that stays incomplete
+                // (a write may wait briefly for a flush even with a reading client: look for one that stays).
+                AtomicReference<CompletableFuture<Void>> heldAt = new AtomicReference<>();
+                Eventually.until("the producer is held back on an incomplete write", () -> {
+                    CompletableFuture<Void> w = pendingWrite.get();
+                    if (w == null || w.isDone()) return false;
+                    try {
+                        Eventually.holdsFor(Duration.ofMillis(300), "write stays incomplete", () -> !w.isDone());
+                    } catch (AssertionError e) {
+                        return false;
+                    }
+                    heldAt.set(w);
+                    return true;
+                });
+                int before = completedWrites.get();
+                assertThat(heldAt.get()).isNotDone();
+                assertThat(pendingWrite.get()).as("no write was issued past the held one").isSameAs(heldAt.get());
+                assertThat(before).as("writes completed while the client read nothing").isLessThan(chunks);
+                assertThat(producerDone).isNotDone();
+
+                long received = 0;
+                int index = 0;
+                for (Optional<byte[]> c = s.nextChunk(); c.isPresent(); c = s.nextChunk()) {
+                    for (byte b : c.get()) {
+                        assertThat(b).as("byte %d", received).isEqualTo((byte) (index / chunkSize));
+                        index++;
+                    }
+                    received += c.get().length;
+                }
+                assertThat(received).isEqualTo((long) chunks * chunkSize);
+            }
+            producerDone.get(10, TimeUnit.SECONDS);
+            assertThat(failure.get()).isNull();
+            assertThat(completedWrites.get()).isEqualTo(chunks);
+            Eventually.slotsReleased(client);
+        }
+    }
+
+    /** Writes chunk {@code i} (every byte = i), then the next once the stage completes; closes after the last. */
+    private static void writeFrom(ResponseStream out, int i, int chunks, int size, AtomicInteger completed,
+            AtomicReference<CompletableFuture<Void>> pending, AtomicReference<Throwable> failure,
+            CompletableFuture<Void> done) {
+        if (i == chunks) {
+            out.close();
+            done.complete(null);
+            return;
+        }
+        byte[] data = new byte[size];
+        Arrays.fill(data, (byte) i);
+        CompletableFuture<Void> w = out.write(data).toCompletableFuture();
+        pending.set(w);
+        w.whenComplete((v, e) -> {
+            if (e != null) {
+                failure.set(e);
+                done.completeExceptionally(e);
+                return;
+            }
+            completed.incrementAndGet();
+            writeFrom(out, i + 1, chunks, size, completed, pending, failure, done);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void streamIsExemptFromTheRequestTimeoutOnceStarted(Setup setup) {
+        Duration timeout = Duration.ofMillis(300);
+        int pieces = 7; // one now, then one every 100 ms: the stream outlives the request timeout
+        try (TestClient client = setup.start(b -> b.requestTimeout(timeout), app -> app.get("/slow", req ->
+                Response.stream("text/plain", out -> {
+                    CompletionStage<Void> chain = out.write("piece 0\n");
+                    for (int i = 1; i < pieces; i++) {
+                        int k = i;
+                        chain = chain.thenRunAsync(() -> { }, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
+                                .thenCompose(v -> out.write("piece " + k + "\n"));
+                    }
+                    chain.whenComplete((v, e) -> out.close());
+                })))) {
+            try (StreamingResponse s = client.stream(TestRequest.get("/slow"))) {
+                assertThat(s.status()).isEqualTo(200);
+                for (int i = 0; i < pieces; i++) assertThat(s.nextChunkText()).isEqualTo("piece " + i + "\n");
+                assertThat(s.nextChunk()).isEmpty();
+            }
+            Eventually.slotsReleased(client);
+            // The same stream behind a keep-alive request, then another request on that connection.
+            try (Connection c = client.connect()) {
+                var r = c.send(TestRequest.get("/slow"));
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.chunked()).isTrue();
+                assertThat(r.text()).isEqualTo(IntStream.range(0, pieces).mapToObj(i -> "piece " + i + "\n")
+                        .reduce("", String::concat));
+                assertThat(c.send(TestRequest.get("/slow")).status()).isEqualTo(200);
+            }
+            Eventually.slotsReleased(client);
+        }
+    }
+}
