@@ -36,7 +36,7 @@ public final class BodyBinder {
             .buildValidatorFactory();
 
     private final JsonCodec json;
-    private final JacksonCodec forms = new JacksonCodec();
+    private final JacksonCodec forms = new JacksonCodec(true);
     private final Validator validator = FACTORY.getValidator();
 
     /** @param json the app's codec, for JSON bodies */

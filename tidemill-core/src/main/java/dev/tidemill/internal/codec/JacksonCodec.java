@@ -17,8 +17,16 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JacksonCodec implements JsonCodec {
     private final JsonMapper mapper;
 
-    /** Creates the codec with Tidemill's defaults. */
+    /** Creates the codec with Tidemill's defaults: strict JSON types ("30" is not an int, 30.5 is not either). */
     public JacksonCodec() {
+        this(false);
+    }
+
+    /**
+     * @param forms true for the mapper that binds URL-encoded forms: every form value is text, so
+     *     text converts to numbers and booleans, and a key sent once still binds to a list
+     */
+    public JacksonCodec(boolean forms) {
         JsonFactory factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(500)
@@ -26,11 +34,17 @@ public final class JacksonCodec implements JsonCodec {
                         .maxStringLength(16 * 1024 * 1024)
                         .build())
                 .build();
-        this.mapper = JsonMapper.builder(factory)
+        JsonMapper.Builder b = JsonMapper.builder(factory)
                 .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .build();
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        if (forms) {
+            b.enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY);
+        } else {
+            b.disable(tools.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                    .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        }
+        this.mapper = b.build();
     }
 
     /** @return the underlying mapper, for code that needs Jackson's tree model */

@@ -142,7 +142,8 @@ final class Invoker {
         }
         LOG.error("unhandled exception in {}", request, e);
         Problem p = Problem.of(500, "Internal Server Error");
-        return debug ? p.withDetail(e.getClass().getName() + ": " + e.getMessage()) : p;
+        if (!debug) return p;
+        return p.withDetail(e.getMessage() == null ? e.getClass().getName() : e.getClass().getName() + ": " + e.getMessage());
     }
 
     private static dev.tidemill.Response problemResponse(Problem p) {
