@@ -89,21 +89,43 @@ class SignalShutdownTest {
         return output.stream().anyMatch(l -> l.contains(text));
     }
 
+    /** Pipelines {@code /hello} and {@code path}: once /hello is answered, the server has read the second request too. */
+    private static void startInFlight(Connection c, String path) {
+        c.write(("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(c.read().text()).isEqualTo("Hello, World!");
+    }
+
+    private static void assertAnsweredAndClosed(Connection c, String body) {
+        TestResponse r = c.read();
+        assertThat(r.status()).as("%s", r).isEqualTo(200);
+        assertThat(r.text()).isEqualTo(body);
+        assertThat(r.header("Connection")).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
+        assertThat(c.isClosedByServer(Duration.ofSeconds(10))).isTrue();
+    }
+
     @Test
     void sigtermLetsTheInFlightRequestFinishAndExitsZero() throws Exception {
-        try (TestClient client = startDemo(); Connection c = client.connect()) {
-            // Pipelined: once /hello is answered, the server has read /sleep too, so it is in flight.
-            c.write(("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /sleep?ms=1500 HTTP/1.1\r\nHost: x\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            assertThat(c.read().text()).isEqualTo("Hello, World!");
+        try (TestClient client = startDemo(); Connection sleeping = client.connect(); Connection working = client.connect()) {
+            startInFlight(sleeping, "/sleep?ms=1500"); // VIRTUAL, blocking
+            startInFlight(working, "/work?us=1000000"); // LOOP, one second of CPU
 
             sigterm();
 
-            TestResponse slept = c.read();
-            assertThat(slept.status()).as("%s", slept).isEqualTo(200);
-            assertThat(slept.text()).isEqualTo("slept 1500 ms\n");
-            assertThat(slept.header("Connection")).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
-            assertThat(c.isClosedByServer(Duration.ofSeconds(10))).isTrue();
+            assertAnsweredAndClosed(sleeping, "slept 1500 ms\n");
+            assertAnsweredAndClosed(working, "worked 1000000 us\n");
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the demo exits; output: %s", output).isTrue();
+            assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
+        }
+    }
+
+    @Test
+    void sigintStopsGracefullyToo() throws Exception {
+        try (TestClient client = startDemo(); Connection c = client.connect()) {
+            startInFlight(c, "/sleep?ms=500");
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+            assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("SIGINT sent").isTrue();
+            assertAnsweredAndClosed(c, "slept 500 ms\n");
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the demo exits; output: %s", output).isTrue();
             assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
         }
@@ -112,9 +134,7 @@ class SignalShutdownTest {
     @Test
     void secondSigtermStopsAtOnce() throws Exception {
         try (TestClient client = startDemo(); Connection c = client.connect()) {
-            c.write(("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /sleep?ms=20000 HTTP/1.1\r\nHost: x\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            assertThat(c.read().text()).isEqualTo("Hello, World!");
+            startInFlight(c, "/sleep?ms=20000");
 
             sigterm();
             waitFor(() -> printed("stopping gracefully"), "the first SIGTERM was handled");

@@ -83,4 +83,49 @@ class ConcurrencyLimitTest {
             release.countDown();
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void disconnectedClientsGiveTheirSlotsBack(Setup setup) throws Exception {
+        List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch interrupted = new CountDownLatch(2);
+        CountDownLatch never = new CountDownLatch(1);
+        try (TestClient client = setup.start(b -> b.workerLoops(1).concurrencyPerLoop(2), app -> {
+            app.get("/hold", req -> {
+                if (setup.mode() == ExecutionMode.VIRTUAL) {
+                    started.countDown();
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw e;
+                    }
+                    return "released";
+                }
+                CompletableFuture<String> f = new CompletableFuture<>();
+                held.add(f);
+                started.countDown();
+                return f;
+            });
+            app.get("/quick", req -> "quick");
+        })) {
+            byte[] hold = "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+            try (Connection a = client.connect(); Connection b = client.connect()) {
+                a.write(hold);
+                b.write(hold);
+                assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(client.get("/quick").status()).as("the server is full").isEqualTo(503);
+            } // both clients leave without their answers
+            Eventually.slotsReleased(client);
+            if (setup.mode() == ExecutionMode.VIRTUAL) {
+                assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("abandoned virtual threads are interrupted").isTrue();
+            } else {
+                Eventually.until("abandoned futures are cancelled", () -> held.stream().allMatch(CompletableFuture::isCancelled));
+            }
+            for (int i = 0; i < 3; i++) assertThat(client.get("/quick").text()).isEqualTo("quick");
+        } finally {
+            never.countDown();
+        }
+    }
 }

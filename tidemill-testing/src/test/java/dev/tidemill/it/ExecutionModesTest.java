@@ -73,6 +73,26 @@ class ExecutionModesTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void groupModeAppliesToItsRoutesAndNestedGroups(Setup setup) {
+        ExecutionMode groupMode = setup.mode() == ExecutionMode.VIRTUAL ? ExecutionMode.IO : ExecutionMode.VIRTUAL;
+        try (TestClient client = setup.start(app -> {
+            var group = app.group("/g").mode(groupMode);
+            group.get("/where", ExecutionModesTest::where);
+            group.group("/inner").get("/where", ExecutionModesTest::where); // inherits the enclosing group's mode
+            group.get("/loop", ExecutionModesTest::where).mode(ExecutionMode.LOOP); // the route beats its group
+            app.get("/app", ExecutionModesTest::where);
+        })) {
+            try (Connection c = client.connect()) {
+                assertRanIn(groupMode, c.send(TestRequest.get("/g/where")));
+                assertRanIn(groupMode, c.send(TestRequest.get("/g/inner/where")));
+                assertRanIn(ExecutionMode.LOOP, c.send(TestRequest.get("/g/loop")));
+                assertRanIn(setup.mode(), c.send(TestRequest.get("/app")));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.it.Setup#transports")
     void loopHandlerAwaitingAFutureDoesNotHoldItsLoop(Setup setup) throws Exception {
         CompletableFuture<String> answer = new CompletableFuture<>();

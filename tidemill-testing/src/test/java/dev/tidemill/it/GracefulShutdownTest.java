@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidemill.ExecutionMode;
+import dev.tidemill.Response;
+import dev.tidemill.ResponseStream;
 import dev.tidemill.Server;
 import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,6 +86,81 @@ class GracefulShutdownTest {
 
             stopped.get(10, TimeUnit.SECONDS);
             assertThat(server.terminated().toCompletableFuture()).isCompleted();
+            for (var loop : Eventually.context(client).loops().loops()) {
+                assertThat(loop.awaitTermination(Duration.ofSeconds(5))).as("worker loop %d stopped", loop.index()).isTrue();
+            }
+        } finally {
+            release.complete(null);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void streamInProgressFinishesDuringTheGrace(Setup setup) throws Exception {
+        AtomicReference<ResponseStream> stream = new AtomicReference<>();
+        try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
+            out.write("before ");
+            stream.set(out);
+        })))) {
+            Server server = client.server();
+            try (var s = client.stream(TestRequest.get("/stream"))) {
+                assertThat(s.nextChunkText()).isEqualTo("before ");
+                CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
+                Eventually.until("the graceful stop began", () -> Eventually.context(client).draining);
+                assertThat(stream.get().isOpen()).as("a stream in progress is not cut").isTrue();
+                stream.get().write("after");
+                assertThat(s.nextChunkText()).isEqualTo("after");
+                assertThat(stopped).isNotDone();
+                stream.get().close();
+                assertThat(s.nextChunk()).as("the stream ends normally").isEmpty();
+                stopped.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(server.terminated().toCompletableFuture()).isCompleted();
+        }
+    }
+
+    @Test
+    void streamStillOpenWhenTheGraceRunsOutIsCut() throws Exception {
+        AtomicReference<ResponseStream> stream = new AtomicReference<>();
+        try (TestClient client = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL).start(app ->
+                app.get("/stream", req -> Response.stream("text/plain", out -> {
+                    out.write("endless ");
+                    stream.set(out); // never closed
+                })))) {
+            Server server = client.server();
+            try (var s = client.stream(TestRequest.get("/stream"))) {
+                assertThat(s.nextChunkText()).isEqualTo("endless ");
+                CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofMillis(300));
+                assertThatThrownBy(s::nextChunk).as("the body is cut off, not ended").isInstanceOf(UncheckedIOException.class);
+                stopped.get(10, TimeUnit.SECONDS);
+                ResponseStream out = stream.get();
+                Eventually.until("the producer learns the stream is gone", () -> out.closed().toCompletableFuture().isDone());
+                assertThat(out.isOpen()).isFalse();
+                assertThat(out.write("more").toCompletableFuture()).isCompletedExceptionally();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void pipelinedRequestsInFlightAreAllAnsweredAndTheLastClosesTheConnection(Setup setup) throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        try (TestClient client = start(setup, started, release); RawConnection c = client.raw()) {
+            Server server = client.server();
+            c.write(HOLD + "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
+            Eventually.until("the graceful stop began", () -> Eventually.context(client).draining);
+            release.complete(null);
+            TestResponse first = c.readResponse();
+            assertThat(first.text()).isEqualTo("done");
+            TestResponse second = c.readResponse();
+            assertThat(second.status()).as("%s", second).isEqualTo(200);
+            assertThat(second.text()).isEqualTo("quick");
+            assertThat(second.header("Connection")).hasValueSatisfying(v -> assertThat(v).isEqualToIgnoringCase("close"));
+            assertThat(c.awaitClosed(Duration.ofSeconds(10))).isTrue();
+            stopped.get(10, TimeUnit.SECONDS);
         } finally {
             release.complete(null);
         }

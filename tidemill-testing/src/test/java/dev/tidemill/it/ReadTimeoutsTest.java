@@ -111,6 +111,33 @@ class ReadTimeoutsTest {
         }
     }
 
+    /**
+     * The head of the next request starts in the same packet as the previous request, then stops:
+     * the header-read timeout runs from its first byte, so it closes the connection (the idle
+     * timeout, set long here, must not be what ends it).
+     */
+    @Test
+    void partialHeadSentTogetherWithTheRequestBeforeItIsClosed() {
+        try (TestClient client = start(LONG, SHORT, LONG); RawConnection raw = client.raw()) {
+            raw.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n");
+            assertThat(raw.readResponse().text()).isEqualTo("hello");
+            assertThat(raw.awaitClosed(EVENTUALLY)).as("closed with an unfinished head").isTrue();
+        }
+    }
+
+    @Test
+    void refusedRequestWhoseBodyNeverComesIsClosedAfterTheDrainTimeout() {
+        try (TestClient client = ONE.start(b -> b.idleTimeout(LONG).headerReadTimeout(LONG).bodyStallTimeout(LONG)
+                .drainTimeout(SHORT), app -> app.get("/hello", req -> "hello"));
+                RawConnection raw = client.raw()) {
+            // 404 with a body small enough to drain, but it never comes.
+            raw.write("POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n");
+            TestResponse r = raw.readResponse();
+            assertThat(r.status()).as("%s", r).isEqualTo(404);
+            assertThat(raw.awaitClosed(EVENTUALLY)).as("closed once the drain timed out").isTrue();
+        }
+    }
+
     @Test
     void stalledBodyGets408AndClose() {
         try (TestClient client = start(LONG, LONG, SHORT)) {

@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
@@ -8,6 +9,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,7 +41,9 @@ class StreamingResponseTest {
         int n = 3;
         List<CompletableFuture<Void>> signals = IntStream.rangeClosed(0, n).mapToObj(i -> new CompletableFuture<Void>()).toList();
         AtomicInteger written = new AtomicInteger();
+        AtomicReference<ResponseStream> first = new AtomicReference<>();
         try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
+            first.compareAndSet(null, out);
             // Each write waits for the test's signal; the last signal closes the stream.
             for (int i = 0; i < n; i++) {
                 int k = i;
@@ -61,9 +65,14 @@ class StreamingResponseTest {
                     assertThat(written.get()).as("chunk %d read before chunk %d was written", i, i + 1).isEqualTo(i + 1);
                     assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
                 }
+                assertThat(first.get().isOpen()).isTrue();
+                assertThat(first.get().closed().toCompletableFuture()).isNotDone();
                 signals.get(n).complete(null);
                 assertThat(s.nextChunk()).isEmpty();
                 assertThat(s.ended()).isTrue();
+                assertThat(first.get().isOpen()).isFalse();
+                assertThat(first.get().closed().toCompletableFuture()).isCompleted();
+                assertThat(first.get().write("late").toCompletableFuture()).isCompletedExceptionally();
             }
             Eventually.slotsReleased(client);
             // Again, with every signal already given: the producer writes everything at once.
@@ -73,6 +82,31 @@ class StreamingResponseTest {
             Eventually.slotsReleased(client);
         } finally {
             signals.forEach(f -> f.complete(null));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void pipelinedStreamsComeBackInOrder(Setup setup) {
+        try (TestClient client = setup.start(app -> {
+            app.get("/stream/{name}", req -> {
+                String name = req.pathParam("name");
+                return Response.stream("text/plain", out -> {
+                    out.write(name + "-1 ");
+                    out.write(name + "-2");
+                    out.close();
+                });
+            });
+            app.get("/plain", req -> "plain");
+        })) {
+            try (Connection c = client.connect()) {
+                var rs = c.pipeline(List.of(TestRequest.get("/stream/a"), TestRequest.get("/plain"),
+                        TestRequest.get("/stream/b"), TestRequest.get("/stream/c")));
+                assertThat(rs).extracting(r -> r.text()).containsExactly("a-1 a-2", "plain", "b-1 b-2", "c-1 c-2");
+                assertThat(rs.get(0).chunked()).isTrue();
+                assertThat(c.send(TestRequest.get("/plain")).text()).isEqualTo("plain");
+            }
+            Eventually.slotsReleased(client);
         }
     }
 
@@ -145,20 +179,86 @@ class StreamingResponseTest {
                 assertThat(producerDone).isNotDone();
 
                 long received = 0;
-                int index = 0;
+                long index = 0;
+                long wrong = -1;
                 for (Optional<byte[]> c = s.nextChunk(); c.isPresent(); c = s.nextChunk()) {
                     for (byte b : c.get()) {
-                        assertThat(b).as("byte %d", received).isEqualTo((byte) (index / chunkSize));
+                        if (wrong < 0 && b != (byte) (index / chunkSize)) wrong = index;
                         index++;
                     }
                     received += c.get().length;
                 }
+                assertThat(wrong).as("first byte out of order (chunk i is all i)").isEqualTo(-1);
                 assertThat(received).isEqualTo((long) chunks * chunkSize);
             }
             producerDone.get(10, TimeUnit.SECONDS);
             assertThat(failure.get()).isNull();
             assertThat(completedWrites.get()).isEqualTo(chunks);
             Eventually.slotsReleased(client);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void clientLeavingWhileTheProducerIsHeldBackFailsThePendingWrite(Setup setup) throws Exception {
+        int chunkSize = 64 * 1024;
+        AtomicReference<ResponseStream> stream = new AtomicReference<>();
+        AtomicReference<CompletableFuture<Void>> pendingWrite = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CompletableFuture<Void> producerDone = new CompletableFuture<>();
+        try (TestClient client = setup.start(app -> app.get("/big", req -> Response.stream("application/octet-stream", out -> {
+            stream.set(out);
+            writeFrom(out, 0, 1024, chunkSize, new AtomicInteger(), pendingWrite, failure, producerDone);
+        })))) {
+            StreamingResponse s = client.stream(TestRequest.get("/big"));
+            assertThat(s.status()).isEqualTo(200);
+            Eventually.until("the producer is held back on an incomplete write", () -> {
+                CompletableFuture<Void> w = pendingWrite.get();
+                if (w == null || w.isDone()) return false;
+                try {
+                    Eventually.holdsFor(Duration.ofMillis(300), "write stays incomplete", () -> !w.isDone());
+                    return true;
+                } catch (AssertionError e) {
+                    return false;
+                }
+            });
+            CompletableFuture<Void> held = pendingWrite.get();
+
+            s.close(); // the client leaves without reading
+
+            Eventually.until("the held write fails", held::isDone);
+            assertThat(held).isCompletedExceptionally();
+            assertThat(held).failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
+                    .withCauseInstanceOf(ClosedChannelException.class);
+            assertThat(producerDone).isCompletedExceptionally();
+            ResponseStream out = stream.get();
+            Eventually.until("closed() completes", () -> out.closed().toCompletableFuture().isDone());
+            assertThat(out.isOpen()).isFalse();
+            Eventually.slotsReleased(client);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void producerFailureTruncatesTheBody(Setup setup) {
+        // Response.StreamProducer#produce: an exception "closes the stream (the client sees a
+        // truncated chunked body)", so a failed stream can never pass for a complete one.
+        try (TestClient client = setup.start(app -> {
+            app.get("/fails", req -> Response.stream("text/plain", out -> {
+                out.write("partial\n");
+                throw new IllegalStateException("producer failed");
+            }));
+            app.get("/ok", req -> "ok");
+        })) {
+            try (StreamingResponse s = client.stream(TestRequest.get("/fails"))) {
+                assertThat(s.status()).isEqualTo(200);
+                assertThat(s.nextChunkText()).isEqualTo("partial\n");
+                assertThatThrownBy(s::nextChunk)
+                        .as("the body must end without its terminating chunk, not as a complete response")
+                        .isInstanceOf(UncheckedIOException.class);
+            }
+            Eventually.slotsReleased(client);
+            assertThat(client.get("/ok").text()).isEqualTo("ok");
         }
     }
 
