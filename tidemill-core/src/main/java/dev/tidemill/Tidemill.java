@@ -125,9 +125,10 @@ public final class Tidemill implements Routes {
      * @param started called with the running server, on the calling thread
      */
     public void run(java.util.function.Consumer<Server> started) {
+        SignalShutdown signals = SignalShutdown.install();
         Server server = start();
         started.accept(server);
-        SignalShutdown.awaitSignals(server, config.timeouts().shutdownGrace());
+        signals.awaitAndStop(server, config.timeouts().shutdownGrace());
     }
 
     Route register(String method, String pattern, Handler handler, RouteGroup group) {

@@ -134,7 +134,9 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         // Awake at birth: producers skip the unpark until the loop first clears the flag.
         NOTIFIED.setVolatile(this, true);
         this.thread = new Thread(this::run, "tidemill-loop-" + index);
-        this.thread.setDaemon(false);
+        // Daemon: a handler stuck in a loop forever must not keep the JVM alive after a graceful
+        // stop has given up on it (the stop closes the loops; exit is then up to main).
+        this.thread.setDaemon(true);
         // Last statement: Thread.start() happens-before the loop body, and the class is final, so
         // the loop never sees a partly constructed object.
         this.thread.start();

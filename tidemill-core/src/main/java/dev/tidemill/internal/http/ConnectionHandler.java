@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.SocketAddress;
@@ -58,6 +59,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerContext server;
     private final RequestGate gate;
+    private final RequestDecoder decoder;
     private final Limits limits;
     private final Timeouts timeouts;
     private ChannelHandlerContext ctx;
@@ -79,6 +81,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private Exchange streaming;
     private final List<CompletableFuture<Void>> writabilityWaiters = new ArrayList<>();
     private boolean inRead;
+    /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
+    private boolean lastRequestRead;
+    /** The client half-closed: answer what was read, then close. */
+    private boolean inputShutdown;
     private boolean needsFlush;
     private boolean progressing;
     private boolean rerun;
@@ -92,8 +98,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> timer;
     private long timerAt = NONE;
 
-    ConnectionHandler(ServerContext server) {
+    ConnectionHandler(ServerContext server, RequestDecoder decoder) {
         this.server = server;
+        this.decoder = decoder;
         this.limits = server.config.limits();
         this.timeouts = server.config.timeouts();
         this.gate = new RequestGate(server);
@@ -168,6 +175,17 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             if (isIdle()) ctx.close();
             return;
         }
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client sent FIN after its request(s): answer them, then close. A body or head
+            // cut short by the FIN can never complete, so that closes at once.
+            // A stream in progress has no end the client waits for: its FIN means it is gone.
+            inputShutdown = true;
+            if (outstanding == 0 || reading == READ_BODY || reading == DISCARD || streaming != null) {
+                reading = CLOSED;
+                closeWhenWritten();
+            }
+            return;
+        }
         ctx.fireUserEventTriggered(evt);
     }
 
@@ -215,6 +233,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private void handle(Object msg) {
         try {
+            if (lastRequestRead && msg instanceof HttpRequest) {
+                reading = CLOSED; // pipelined after a "Connection: close" request: never processed
+                return;
+            }
             if (msg instanceof HttpRequest req) onHead(req);
             if (msg instanceof HttpContent content && reading != CLOSED) onContent(content);
         } finally {
@@ -230,6 +252,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         outstanding++;
         Exchange ex = gate.open(this, seq, req);
         pending[slot(seq)] = ex;
+        if (!ex.keepAlive) lastRequestRead = true;
         RequestGate.Verdict verdict = gate.check(ex, req);
         if (verdict != null) {
             refuse(ex, verdict, req);
@@ -404,7 +427,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             boolean close = ex.reply.close() || !ex.keepAlive
-                    || server.draining && outstanding == 1 && reading == READ_HEAD && backlog.isEmpty();
+                    || (server.draining || inputShutdown) && outstanding == 1 && reading == READ_HEAD && backlog.isEmpty();
             if (ex.reply instanceof Reply.Full f) {
                 connectionHeader(f.response(), ex, close);
                 ctx.write(f.response());
@@ -432,8 +455,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             if (!awaitingHead) {
                 awaitingHead = true;
-                idleDeadline = System.nanoTime() + timeouts.idle().toNanos();
-                arm(idleDeadline);
+                if (decoder.midHead()) {
+                    // Part of the next head came with an earlier read: the header-read timer runs.
+                    headDeadline = System.nanoTime() + timeouts.headerRead().toNanos();
+                    arm(headDeadline);
+                } else {
+                    idleDeadline = System.nanoTime() + timeouts.idle().toNanos();
+                    arm(idleDeadline);
+                }
             }
         }
     }
@@ -500,6 +529,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * The producer failed: what was written goes out, then the connection closes without the final
+     * chunk, so the client sees a truncated body rather than one that looks complete. Any thread.
+     */
+    void streamAbort(Exchange ex) {
+        ex.streamAborted = true;
+        streamEnd(ex);
+    }
+
     private void onChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> done) {
         if (pending[slot(ex.seq)] != ex || !ctx.channel().isActive()) {
             chunk.release();
@@ -538,6 +576,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void endStream(Exchange ex) {
+        if (ex.streamAborted) {
+            streaming = null;
+            finish(ex);
+            closeWhenWritten();
+            return;
+        }
         if (!ex.http10) ctx.write(LastHttpContent.EMPTY_LAST_CONTENT);
         needsFlush = true;
         streaming = null;

@@ -59,6 +59,7 @@ final class Exchange implements Request {
     Reply reply;
     boolean closeAfter;
     boolean streamEnded;
+    volatile boolean streamAborted;
     private List<ConnectionHandler.EarlyChunk> earlyChunks;
 
     final AtomicInteger state = new AtomicInteger(RUNNING);

@@ -91,7 +91,7 @@ final class Invoker {
                 s.body().producer.produce(s.body());
             } catch (Throwable t) {
                 LOG.error("stream producer for {} failed", ex, t);
-                s.body().close();
+                s.body().abort();
             }
             return; // the slot is released when the stream closes
         }

@@ -27,16 +27,18 @@ public final class PipelineInitializer extends ChannelInitializer<SocketChannel>
                 .setMaxChunkSize(64 * 1024)
                 .setValidateHeaders(true)
                 .setAllowDuplicateContentLengths(false)
-                .setAllowPartialChunks(true);
+                .setAllowPartialChunks(true)
+                .setHeadersFactory(RequestHeaders.FACTORY);
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         server.connections.add(ch);
-        ConnectionHandler connection = new ConnectionHandler(server);
+        RequestDecoder decoder = new RequestDecoder(decoderConfig);
+        ConnectionHandler connection = new ConnectionHandler(server, decoder);
         ch.pipeline()
                 .addLast("bytes-arrived", new BytesArrived(connection))
-                .addLast("decoder", new RequestDecoder(decoderConfig))
+                .addLast("decoder", decoder)
                 .addLast("encoder", new HttpResponseEncoder())
                 .addLast("connection", connection);
     }

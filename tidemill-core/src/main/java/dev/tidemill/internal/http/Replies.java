@@ -59,6 +59,10 @@ final class Replies {
     }
 
     private Reply fromResponse(Exchange ex, Response r) throws IOException {
+        if (r.status() < 200) {
+            // A 1xx is never a final answer; sending one alone would desynchronise the connection.
+            throw new IllegalStateException("a handler returned status " + r.status() + ", which cannot be a final response");
+        }
         HttpResponseStatus status = status(r.status());
         return switch (r.body()) {
             case Response.Body.Empty e -> full(ex, status, null, Unpooled.EMPTY_BUFFER, r.headerList());

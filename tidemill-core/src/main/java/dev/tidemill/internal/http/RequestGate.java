@@ -79,6 +79,12 @@ final class RequestGate {
             return new Verdict(Problem.of(400, "Bad Request", hosts.isEmpty()
                     ? "HTTP/1.1 requires a Host header" : "more than one Host header"), true);
         }
+        List<String> lengths = h.getAll(HttpHeaderNames.CONTENT_LENGTH);
+        int fields = h instanceof RequestHeaders r ? r.contentLengthFields() : lengths.size();
+        if (fields > 1 || lengths.size() > 1 || lengths.size() == 1 && lengths.get(0).indexOf(',') >= 0) {
+            // Netty checks this for HTTP/1.1 only; a second length is a smuggling vector on any version.
+            return new Verdict(Problem.of(400, "Bad Request", "more than one Content-Length"), true);
+        }
         List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
         if (!te.isEmpty()) {
             if (ex.http10) {
@@ -116,7 +122,7 @@ final class RequestGate {
             return new Verdict(Problem.of(413, "Content Too Large", "Content-Length " + declared + " exceeds the "
                     + endpoint.maxBodyBytes() + "-byte limit (maxBodyBytes)"), true);
         }
-        String expect = h.get(HttpHeaderNames.EXPECT);
+        String expect = ex.http10 ? null : h.get(HttpHeaderNames.EXPECT); // RFC 9110 10.1.1: ignored for HTTP/1.0
         if (expect != null && !expect.trim().equalsIgnoreCase("100-continue")) {
             return new Verdict(Problem.of(417, "Expectation Failed", "only 'Expect: 100-continue' is supported"), true);
         }
@@ -195,7 +201,7 @@ final class RequestGate {
     }
 
     static boolean expectsContinue(HttpRequest req) {
-        return req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
+        return !HttpVersion.HTTP_1_0.equals(req.protocolVersion()) && req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
     }
 
     private static String truncate(String s) {

@@ -76,6 +76,15 @@ final class StreamingBody implements ResponseStream {
         }
     }
 
+    /** The producer failed: ends the response as truncated (no final chunk) and releases the slot. */
+    void abort() {
+        if (open.compareAndSet(true, false)) {
+            exchange.connection.streamAbort(exchange);
+            exchange.releaseSlot();
+            closed.complete(null);
+        }
+    }
+
     /** The client left: the producer learns it from {@link #isOpen()}, failed writes and {@link #closed()}. */
     void clientGone() {
         if (open.compareAndSet(true, false)) {

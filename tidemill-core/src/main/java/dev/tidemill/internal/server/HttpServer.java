@@ -74,6 +74,7 @@ public final class HttpServer implements Server {
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .handler(limiter)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true) // a client's FIN still gets its answers
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
                     .childHandler(new PipelineInitializer(context))
                     .bind(config.host(), config.port())

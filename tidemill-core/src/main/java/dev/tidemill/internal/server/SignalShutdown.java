@@ -4,6 +4,7 @@ import dev.tidemill.Server;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -13,40 +14,54 @@ import sun.misc.SignalHandler;
  * SIGTERM/SIGINT handling for {@link dev.tidemill.Tidemill#run()}: the first signal starts a
  * graceful stop, a second one cuts the grace short. Uses {@code sun.misc.Signal} (in jdk.unsupported,
  * present in every JDK) rather than a shutdown hook, because a hook cannot tell a second signal from
- * the first and runs after the JVM has begun exiting.
+ * the first and runs after the JVM has begun exiting. The handlers are installed before the server
+ * starts, so a signal that arrives while it starts still stops it gracefully.
  */
 public final class SignalShutdown {
     private static final Logger LOG = LoggerFactory.getLogger(SignalShutdown.class);
 
+    private final CountDownLatch signalled = new CountDownLatch(1);
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicReference<Server> server = new AtomicReference<>();
+
     private SignalShutdown() {}
 
-    /**
-     * Blocks until a signal arrives and the server has stopped.
-     *
-     * @param server the running server
-     * @param grace how long in-flight requests may finish
-     */
-    public static void awaitSignals(Server server, Duration grace) {
-        CountDownLatch signalled = new CountDownLatch(1);
-        AtomicInteger count = new AtomicInteger();
-        SignalHandler handler = sig -> {
-            int n = count.incrementAndGet();
-            if (n == 1) {
-                LOG.info("SIG{} received: stopping gracefully (grace {} ms; signal again to stop now)", sig.getName(), grace.toMillis());
-                signalled.countDown();
-            } else {
-                LOG.info("SIG{} received again: stopping now", sig.getName());
-                server.stopNow();
-            }
-        };
+    /** @return handlers for TERM and INT, installed now */
+    public static SignalShutdown install() {
+        SignalShutdown s = new SignalShutdown();
+        SignalHandler handler = s::onSignal;
         Signal.handle(new Signal("TERM"), handler);
         Signal.handle(new Signal("INT"), handler);
+        return s;
+    }
+
+    private void onSignal(Signal sig) {
+        int n = count.incrementAndGet();
+        if (n == 1) {
+            LOG.info("SIG{} received: stopping gracefully (signal again to stop now)", sig.getName());
+            signalled.countDown();
+        } else {
+            LOG.info("SIG{} received again: stopping now", sig.getName());
+            Server s = server.get();
+            if (s != null) s.stopNow();
+        }
+    }
+
+    /**
+     * Blocks until a signal arrives (or has arrived), then stops the server gracefully.
+     *
+     * @param running the started server
+     * @param grace how long in-flight requests may finish
+     */
+    public void awaitAndStop(Server running, Duration grace) {
+        server.set(running);
         try {
             signalled.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        server.stop(grace);
+        if (count.get() > 1) running.stopNow();
+        running.stop(grace);
         LOG.info("stopped");
     }
 }
