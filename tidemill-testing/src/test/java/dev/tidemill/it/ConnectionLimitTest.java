@@ -78,7 +78,9 @@ class ConnectionLimitTest {
                 try {
                     if (c.readResponseOrClose().isPresent()) answered++;
                 } catch (UncheckedIOException e) {
-                    assertThat(e).hasCauseInstanceOf(SocketTimeoutException.class);
+                    // Waiting in the backlog (read timeout), or closed at once for being over the
+                    // cap within the same accept burst (reset or EOF).
+                    assertThat(e.getCause()).isInstanceOf(java.io.IOException.class);
                     waiting++;
                 }
             }

@@ -83,8 +83,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean inRead;
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
-    /** The client half-closed: answer what was read, then close. */
-    private boolean inputShutdown;
     private boolean needsFlush;
     private boolean progressing;
     private boolean rerun;
@@ -176,14 +174,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {
-            // The client sent FIN after its request(s): answer them, then close. A body or head
-            // cut short by the FIN can never complete, so that closes at once.
-            // A stream in progress has no end the client waits for: its FIN means it is gone.
-            inputShutdown = true;
-            if (outstanding == 0 || reading == READ_BODY || reading == DISCARD || streaming != null) {
-                reading = CLOSED;
-                closeWhenWritten();
-            }
+            // The client sent FIN. That cannot be told apart from a client that closed its socket
+            // and left, and noticing departures (cancel handlers, free slots) matters more than the
+            // rare client that half-closes and waits: replies already produced are flushed, what is
+            // still in flight is abandoned.
+            reading = CLOSED;
+            closeWhenWritten();
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -427,7 +423,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             boolean close = ex.reply.close() || !ex.keepAlive
-                    || (server.draining || inputShutdown) && outstanding == 1 && reading == READ_HEAD && backlog.isEmpty();
+                    || server.draining && outstanding == 1 && reading == READ_HEAD && backlog.isEmpty();
             if (ex.reply instanceof Reply.Full f) {
                 connectionHeader(f.response(), ex, close);
                 ctx.write(f.response());
