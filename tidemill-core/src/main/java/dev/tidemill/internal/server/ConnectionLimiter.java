@@ -4,50 +4,74 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Caps open connections ({@link dev.tidemill.Limits#maxConnections()}): at the cap the server
- * channel stops accepting (auto-read off), so further clients wait in the kernel's backlog instead of
- * being accepted and dropped; accepting resumes when a connection closes.
+ * Caps open connections ({@link dev.tidemill.Limits#maxConnections()}). At the cap the server
+ * channel stops accepting (auto-read off), so further clients wait in the kernel's backlog; accepting
+ * resumes when a connection closes. Auto-read off only stops the <em>next</em> accept burst: sockets
+ * Netty already accepted in the current one are parked here, unregistered and unread (to the client
+ * exactly like the backlog), and admitted in order as connections close.
  */
 @ChannelHandler.Sharable
 final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final int max;
     private final AtomicInteger open = new AtomicInteger();
-    private volatile Channel serverChannel;
+    private final ArrayDeque<Channel> parked = new ArrayDeque<>(); // server channel's event loop only
+    private volatile ChannelHandlerContext server;
 
     ConnectionLimiter(int max) {
         this.max = max;
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        serverChannel = ctx.channel();
-        ctx.fireChannelActive();
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        server = ctx;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Channel child = (Channel) msg;
-        int n = open.incrementAndGet();
-        if (n >= max) ctx.channel().config().setAutoRead(false);
-        if (n > max) {
-            // Auto-read off only stops the *next* accept burst; Netty may have accepted a few
-            // sockets in this one already. Those few over the cap are closed at once.
-            open.decrementAndGet();
-            child.unsafe().closeForcibly();
+        if (!parked.isEmpty() || !tryOpen()) {
+            parked.add(child);
+            ctx.channel().config().setAutoRead(false);
             return;
         }
+        admit(ctx, child);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        for (Channel c; (c = parked.poll()) != null; ) c.unsafe().closeForcibly();
+        ctx.fireChannelInactive();
+    }
+
+    private boolean tryOpen() {
+        for (;;) {
+            int n = open.get();
+            if (n >= max) return false;
+            if (open.compareAndSet(n, n + 1)) {
+                if (n + 1 >= max) server.channel().config().setAutoRead(false);
+                return true;
+            }
+        }
+    }
+
+    private void admit(ChannelHandlerContext ctx, Channel child) {
         child.closeFuture().addListener(f -> closed());
-        ctx.fireChannelRead(msg);
+        ctx.fireChannelRead(child);
     }
 
     private void closed() {
-        Channel server = serverChannel;
-        if (open.decrementAndGet() < max && server != null && server.isOpen() && !server.config().isAutoRead()) {
-            server.config().setAutoRead(true);
-        }
+        open.decrementAndGet();
+        ChannelHandlerContext ctx = server;
+        ctx.executor().execute(() -> {
+            while (!parked.isEmpty() && tryOpen()) admit(ctx, parked.poll());
+            if (parked.isEmpty() && open.get() < max && ctx.channel().isOpen() && !ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(true);
+            }
+        });
     }
 
     int open() {
