@@ -373,11 +373,9 @@ class TestClientParserTest {
                     Thread.sleep(5000);
                 });
                 var c = s.client().timeout(Duration.ofMillis(300))) {
-            long start = System.nanoTime();
             assertThatThrownBy(() -> c.get("/")).isInstanceOf(UncheckedIOException.class)
                     .hasCauseInstanceOf(SocketTimeoutException.class)
                     .hasMessageContaining("300 ms").hasMessageContaining("Content-Le");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
         }
     }
 
