@@ -138,7 +138,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             Exchange ex = pending[i];
             if (ex == null) continue;
             pending[i] = null;
-            if (ex.state.compareAndSet(Exchange.RUNNING, Exchange.CANCELLED) || ex.state.get() == Exchange.STREAMING) {
+            if (ex.casState(Exchange.RUNNING, Exchange.CANCELLED) || ex.state() == Exchange.STREAMING) {
                 ex.abandon();
             }
             if (ex.reply instanceof Reply.Full f) f.response().release();
@@ -272,7 +272,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 || hasBody && (RequestGate.expectsContinue(req) // the client may never send the body
                         || HttpUtil.isTransferEncodingChunked(req) && limits.maxDrainBytes() == 0
                         || HttpUtil.getContentLength(req, 0L) > limits.maxDrainBytes());
-        ex.state.set(Exchange.RESPONDED);
+        ex.state(Exchange.RESPONDED);
         Reply reply = server.replies.problem(ex, verdict.problem(), close, verdict.headers());
         if (close) {
             reading = CLOSED;
@@ -353,7 +353,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** Answers the exchange being read with a problem and closes after it. */
     private void refuseLate(Exchange ex, Problem p) {
-        ex.state.set(Exchange.RESPONDED);
+        ex.state(Exchange.RESPONDED);
         onReply(ex, server.replies.problem(ex, p, true));
     }
 
@@ -630,7 +630,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         for (Exchange ex : pending) {
             if (ex != null && ex.reply == null && ex.deadlineNanos <= now
-                    && ex.state.compareAndSet(Exchange.RUNNING, Exchange.TIMED_OUT)) {
+                    && ex.casState(Exchange.RUNNING, Exchange.TIMED_OUT)) {
                 ex.abandon();
                 onReply(ex, server.replies.problem(ex, Problem.of(504, "Gateway Timeout",
                         "the handler did not answer within " + ex.endpoint.requestTimeoutNanos() / 1_000_000

@@ -81,7 +81,7 @@ final class Invoker {
             reply = problemReply(ex, mapFailureToProblem(t, ex));
         }
         if (reply instanceof Reply.Stream s) {
-            if (!ex.state.compareAndSet(Exchange.RUNNING, Exchange.STREAMING)) {
+            if (!ex.casState(Exchange.RUNNING, Exchange.STREAMING)) {
                 ex.releaseSlot();
                 return;
             }
@@ -95,7 +95,7 @@ final class Invoker {
             }
             return; // the slot is released when the stream closes
         }
-        if (!ex.state.compareAndSet(Exchange.RUNNING, Exchange.RESPONDED)) {
+        if (!ex.casState(Exchange.RUNNING, Exchange.RESPONDED)) {
             release(reply);
             ex.releaseSlot();
             return;

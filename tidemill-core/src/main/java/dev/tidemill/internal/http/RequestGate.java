@@ -74,23 +74,24 @@ final class RequestGate {
             return new Verdict(Problem.of(431, "Request Header Fields Too Large",
                     "more than " + limits.maxHeaderCount() + " header fields (maxHeaderCount)"), true);
         }
-        List<String> hosts = h.getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1 || hosts.isEmpty() && !ex.http10) {
-            return new Verdict(Problem.of(400, "Bad Request", hosts.isEmpty()
+        // The decoder built the headers with RequestHeaders, which counted the framing fields.
+        RequestHeaders counted = h instanceof RequestHeaders r ? r : null;
+        int hosts = counted != null ? counted.hostFields() : h.getAll(HttpHeaderNames.HOST).size();
+        if (hosts > 1 || hosts == 0 && !ex.http10) {
+            return new Verdict(Problem.of(400, "Bad Request", hosts == 0
                     ? "HTTP/1.1 requires a Host header" : "more than one Host header"), true);
         }
-        List<String> lengths = h.getAll(HttpHeaderNames.CONTENT_LENGTH);
-        int fields = h instanceof RequestHeaders r ? r.contentLengthFields() : lengths.size();
-        if (fields > 1 || lengths.size() > 1 || lengths.size() == 1 && lengths.get(0).indexOf(',') >= 0) {
+        int lengths = counted != null ? counted.contentLengthFields() : h.getAll(HttpHeaderNames.CONTENT_LENGTH).size();
+        if (lengths > 1 || lengths == 1 && h.get(HttpHeaderNames.CONTENT_LENGTH).indexOf(',') >= 0) {
             // Netty checks this for HTTP/1.1 only; a second length is a smuggling vector on any version.
             return new Verdict(Problem.of(400, "Bad Request", "more than one Content-Length"), true);
         }
-        List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-        if (!te.isEmpty()) {
+        int codings = counted != null ? counted.transferEncodingFields() : h.getAll(HttpHeaderNames.TRANSFER_ENCODING).size();
+        if (codings > 0) {
             if (ex.http10) {
                 return new Verdict(Problem.of(400, "Bad Request", "Transfer-Encoding is not allowed in HTTP/1.0"), true);
             }
-            if (te.size() != 1 || !te.get(0).trim().equalsIgnoreCase("chunked")) {
+            if (codings != 1 || !h.get(HttpHeaderNames.TRANSFER_ENCODING).trim().equalsIgnoreCase("chunked")) {
                 return new Verdict(Problem.of(400, "Bad Request", "unsupported Transfer-Encoding: only a single 'chunked' is accepted"), true);
             }
         }

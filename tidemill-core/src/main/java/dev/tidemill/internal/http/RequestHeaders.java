@@ -6,10 +6,11 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 
 /**
- * Request headers that remember how many {@code Content-Length} fields the client sent. Netty folds
- * duplicates of an HTTP/1.0 request into one value before anyone sees them, and two lengths are how
- * a request gets smuggled past a proxy that picked the other one, so the count is kept as the
- * decoder adds each field and {@link RequestGate} refuses more than one.
+ * Request headers that count the framing fields the client sent ({@code Content-Length},
+ * {@code Transfer-Encoding}, {@code Host}) as the decoder adds them. Netty folds duplicate lengths of
+ * an HTTP/1.0 request into one value before anyone sees them, and two lengths are how a request gets
+ * smuggled past a proxy that picked the other one; {@link RequestGate} refuses more than one of each.
+ * Counting here also spares the gate a {@code getAll} list per header per request.
  */
 final class RequestHeaders extends DefaultHttpHeaders {
     static final HttpHeadersFactory FACTORY = new HttpHeadersFactory() {
@@ -25,6 +26,8 @@ final class RequestHeaders extends DefaultHttpHeaders {
     };
 
     private int contentLengthFields;
+    private int transferEncodingFields;
+    private int hostFields;
 
     @Override
     public HttpHeaders add(String name, Object value) {
@@ -39,11 +42,32 @@ final class RequestHeaders extends DefaultHttpHeaders {
     }
 
     private void count(CharSequence name) {
-        if (HttpHeaderNames.CONTENT_LENGTH.contentEqualsIgnoreCase(name)) contentLengthFields++;
+        switch (name.length()) {
+            case 4 -> {
+                if (HttpHeaderNames.HOST.contentEqualsIgnoreCase(name)) hostFields++;
+            }
+            case 14 -> {
+                if (HttpHeaderNames.CONTENT_LENGTH.contentEqualsIgnoreCase(name)) contentLengthFields++;
+            }
+            case 17 -> {
+                if (HttpHeaderNames.TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) transferEncodingFields++;
+            }
+            default -> { }
+        }
     }
 
     /** @return how many Content-Length fields were added (by the decoder, one per field line) */
     int contentLengthFields() {
         return contentLengthFields;
+    }
+
+    /** @return how many Transfer-Encoding fields were added */
+    int transferEncodingFields() {
+        return transferEncodingFields;
+    }
+
+    /** @return how many Host fields were added */
+    int hostFields() {
+        return hostFields;
     }
 }

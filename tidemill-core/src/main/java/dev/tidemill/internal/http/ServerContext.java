@@ -136,7 +136,7 @@ public final class ServerContext {
     }
 
     private void overloaded(Exchange ex) {
-        ex.state.set(Exchange.RESPONDED);
+        ex.state(Exchange.RESPONDED);
         ex.connection.deliver(ex, replies.problem(ex, Problem.of(503, "Service Unavailable",
                 "every worker is at its concurrency limit; retry shortly"), false, "Retry-After", "1"));
     }
