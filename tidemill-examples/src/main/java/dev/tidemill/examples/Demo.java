@@ -130,6 +130,11 @@ public final class Demo {
         String base = "http://" + server.host() + ":" + server.port();
         StringBuilder b = new StringBuilder("\nTidemill demo on ").append(base).append('\n');
         for (String line : server.startupReport()) b.append("  ").append(line).append('\n');
+        b.append("Routes:\n");
+        for (Route r : app.routes()) {
+            b.append("  ").append(String.format("%-6s %-14s %s", r.method(), r.pattern(),
+                    r.mode().map(m -> "mode " + m).orElse("mode " + app.config().executionMode() + " (default)"))).append('\n');
+        }
         b.append("Try:\n");
         for (String path : List.of("/hello", "/json", "/items/42?verbose=yes&tag=a&tag=b", "/items/abc",
                 "/search?q=tide&limit=3&since=2026-11-01", "/work?us=500", "/sleep?ms=100", "/async?ms=50", "/stream?n=3")) {
