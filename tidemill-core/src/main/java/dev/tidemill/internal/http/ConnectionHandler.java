@@ -47,6 +47,13 @@ import org.slf4j.LoggerFactory;
  * request path updates without scheduling anything; the task re-arms itself when it fires. This
  * keeps timeouts off the per-request cost (the reference server paid 5-8 % of hello-world
  * throughput for a per-request timer).
+ *
+ * <p>Why one file of about 650 lines: reading and ordered writing share one state machine (the
+ * pipelining ring, the outstanding count, the timers, the backlog), all mutated on one thread.
+ * Split in two, each half would need half of the other's state through callbacks, and the
+ * invariants ("at most maxPipelined in the ring", "nothing read after a closing request") would
+ * live in two places. The sections below follow the request: lifecycle, reading, writing,
+ * streaming, timers.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
