@@ -27,14 +27,14 @@ for round in $(seq "$ROUNDS"); do
   order=("${targets[@]:$((round % 4))}" "${targets[@]:0:$((round % 4))}")
   for t in "${order[@]}"; do
     start "$t"
-    taskset -c 1 wrk -t1 -c64 -d${WARM}s http://127.0.0.1:$PORT/plaintext >/dev/null
-    out=$(taskset -c 1 wrk -t1 -c64 -d${SECS}s --latency http://127.0.0.1:$PORT/plaintext)
+    taskset -c 1 wrk -t1 -c64 -d${WARM}s http://127.0.0.1:$PORT/plaintext >/dev/null || echo "warm-up of $t: wrk failed"
+    out=$(taskset -c 1 wrk -t1 -c64 -d${SECS}s --latency http://127.0.0.1:$PORT/plaintext) || echo "round $round $t: wrk failed"
     rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
     p99=$(echo "$out" | awk '$1=="99%" {print $2}')
     errs=$(echo "$out" | grep -E "Socket errors|Non-2xx" | tr '\n' ' ' || true)
     echo "round $round  $t  req/s=$rps  p99=$p99 $errs"
     results[$t]="${results[$t]:-} $rps"
-    kill $PID; wait $PID 2>/dev/null || true
+    kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true
   done
 done
 echo

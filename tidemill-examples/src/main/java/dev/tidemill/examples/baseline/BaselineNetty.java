@@ -76,5 +76,10 @@ public final class BaselineNetty {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             ctx.flush();
         }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a client reset: nothing to log, as in every other target
+        }
     }
 }
