@@ -1,0 +1,95 @@
+package dev.tidemill.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ./tidemill bench}: runs the suite ({@code [--quick] [--strict] [--targets a,b]
+ * [--scenarios x,y] [--rounds N] [--duration S] [--warmup S]}), {@code bench machine} prints the
+ * fingerprint and preflight, {@code bench report} regenerates docs/performance.md from the latest
+ * full result.
+ */
+public final class BenchMain {
+    private BenchMain() {}
+
+    /**
+     * @param args the arguments after {@code bench}
+     * @throws IOException if a file cannot be written
+     */
+    public static void main(String[] args) throws IOException {
+        List<String> list = List.of(args);
+        try {
+            if (!list.isEmpty() && list.get(0).equals("machine")) {
+                machine(Options.parse(list.subList(1, list.size())), System.out);
+            } else if (!list.isEmpty() && list.get(0).equals("report")) {
+                report(Options.parse(list.subList(1, list.size())), System.out);
+            } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
+                System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
+                        + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR]\n"
+                        + "       ./tidemill bench machine | report\nscenarios: "
+                        + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
+            } else {
+                Path json = run(Options.parse(list), System.out);
+                System.out.println("results: " + json + " (+ .md, .svg)");
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("tidemill bench: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Runs the suite and writes the result files.
+     *
+     * @param options the command line
+     * @param out progress
+     * @return the JSON result file
+     */
+    public static Path run(Options options, PrintStream out) {
+        TargetCatalog catalog = new TargetCatalog(options.repoRoot(), System.getProperty("java.class.path"));
+        out.println("targets found: " + String.join(", ", catalog.all().stream().map(Target::name).toList()));
+        List<Target> targets = catalog.select(options.targets());
+        CpuSets cpus = CpuSets.derive();
+        keepOffServerCpus(cpus, out);
+        Result result = new Suite(options, targets, cpus, out).run();
+        Path json = ResultFile.write(result, options.outDir());
+        out.println();
+        out.print(MarkdownTable.of(result.summary()));
+        return json;
+    }
+
+    /**
+     * Moves the runner's own threads (and so the JIT and GC threads it starts later) onto the load
+     * generator's CPUs, so that it never competes with the server it measures.
+     */
+    static void keepOffServerCpus(CpuSets cpus, PrintStream out) {
+        if (cpus.server().equals(cpus.client()) || Host.executable("taskset").isEmpty()) return;
+        String pid = Long.toString(ProcessHandle.current().pid());
+        if (Host.command("taskset", "-a", "-p", "-c", cpus.clientList(), pid).isEmpty()) {
+            out.println("note: could not pin the runner to CPUs " + cpus.clientList());
+        }
+    }
+
+    static void machine(Options options, PrintStream out) {
+        CpuSets cpus = CpuSets.derive();
+        for (Map.Entry<String, Object> e : Fingerprint.take(cpus).entrySet()) out.printf("%-20s %s%n", e.getKey(), e.getValue());
+        List<Check> checks = Preflight.run(cpus, options.maxConnections());
+        for (Check c : checks) out.printf("preflight %-18s %-7s %s  (%s)%n", c.name(), c.verdict(), c.reading(), c.rule());
+        out.println("verdict: " + (checks.stream().anyMatch(Check::failed) ? "FAIL (--strict would refuse to measure)" : "pass"));
+        TargetCatalog catalog = new TargetCatalog(options.repoRoot(), System.getProperty("java.class.path"));
+        out.println("targets: " + String.join(", ", catalog.all().stream().map(Target::name).toList()));
+    }
+
+    static void report(Options options, PrintStream out) throws IOException {
+        Path json = ResultFile.latest(options.outDir(), "full").orElseThrow(() -> new IllegalStateException(
+                "no full result in " + options.outDir() + "; run ./tidemill bench (without --quick) first"));
+        Path doc = options.repoRoot().resolve("docs/performance.md");
+        Files.createDirectories(doc.getParent());
+        Files.writeString(doc, PerformanceDoc.of(ResultFile.read(json), json));
+        out.println("wrote " + doc + " from " + json);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.tidemill.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The command line of {@code ./tidemill bench}.
+ *
+ * @param quick shorter everything (about 3 minutes)
+ * @param strict refuse to measure when a preflight check fails
+ * @param targets target names (empty: all found)
+ * @param scenarios the scenarios to measure
+ * @param rounds rounds
+ * @param durationSeconds measurement window per scenario
+ * @param warmupSeconds warm-up per JVM target per round
+ * @param connections default connections
+ * @param wrkThreads wrk threads
+ * @param outDir where results go
+ * @param repoRoot the repository root (peers are found under it)
+ */
+public record Options(boolean quick, boolean strict, List<String> targets, List<ScenarioRun> scenarios, int rounds,
+                      int durationSeconds, int warmupSeconds, int connections, int wrkThreads, Path outDir, Path repoRoot) {
+
+    /** Scenarios of a quick run: one of each kind of work, so the whole run stays near 3 minutes. */
+    static final List<ScenarioRun> QUICK_SCENARIOS = List.of(ScenarioRun.PLAINTEXT, ScenarioRun.JSON, ScenarioRun.PAGE, ScenarioRun.MIX);
+
+    /**
+     * @param args the arguments after {@code bench} (and after a subcommand)
+     * @return the options
+     * @throws IllegalArgumentException on an unknown or malformed option
+     */
+    public static Options parse(List<String> args) {
+        boolean quick = args.contains("--quick");
+        boolean strict = false;
+        List<String> targets = List.of();
+        List<ScenarioRun> scenarios = quick ? QUICK_SCENARIOS : ScenarioRun.all();
+        int rounds = quick ? 2 : 3;
+        int duration = quick ? 3 : 10;
+        int warmup = quick ? 6 : 60;
+        int connections = 64;
+        Path out = Path.of("bench", "results");
+        Path root = Path.of("");
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--quick" -> { }
+                case "--strict" -> strict = true;
+                case "--targets" -> targets = list(value(args, ++i, a));
+                case "--scenarios" -> scenarios = list(value(args, ++i, a)).stream().map(ScenarioRun::byId).toList();
+                case "--rounds" -> rounds = positive(value(args, ++i, a), a);
+                case "--duration" -> duration = positive(value(args, ++i, a), a);
+                case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, a));
+                case "--connections" -> connections = positive(value(args, ++i, a), a);
+                case "--out" -> out = Path.of(value(args, ++i, a));
+                case "--root" -> root = Path.of(value(args, ++i, a));
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root);
+    }
+
+    private static String value(List<String> args, int i, String name) {
+        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
+        return args.get(i);
+    }
+
+    private static int positive(String v, String name) {
+        int n = Integer.parseInt(v);
+        if (n < 1) throw new IllegalArgumentException(name + " must be >= 1");
+        return n;
+    }
+
+    private static List<String> list(String v) {
+        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** @return the suite name in result file names */
+    public String suite() {
+        return quick ? "quick" : "full";
+    }
+
+    /** @return the most connections any chosen scenario opens */
+    public int maxConnections() {
+        return scenarios.stream().mapToInt(s -> s.connections(connections)).max().orElse(connections);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.tidemill.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Writes a {@link Result} as {@code <UTC>-<suite>.json} with the Markdown table ({@code .md}) and
+ * the chart ({@code .svg}) next to it, and reads results back for the report.
+ */
+public final class ResultFile {
+    private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+
+    private ResultFile() {}
+
+    /**
+     * @param result the result
+     * @param dir the results directory (created if missing)
+     * @return the JSON file written
+     */
+    public static Path write(Result result, Path dir) {
+        String base = STAMP.format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + result.suite();
+        try {
+            Files.createDirectories(dir);
+            Path json = dir.resolve(base + ".json");
+            Files.writeString(json, MAPPER.writeValueAsString(result));
+            Files.writeString(dir.resolve(base + ".md"), "# Tidemill bench, " + result.suite() + " suite, "
+                    + result.startedUtc() + "\n\n" + MarkdownTable.of(result.summary()));
+            Files.writeString(dir.resolve(base + ".svg"), SvgChart.of(result.summary(),
+                    "Tidemill bench (" + result.suite() + "): median req/s, ratio to the Netty baseline"));
+            return json;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param json a result file
+     * @return the result
+     */
+    public static Result read(Path json) {
+        try {
+            return MAPPER.readValue(Files.readString(json), Result.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param dir the results directory
+     * @param suite the suite name
+     * @return the newest result file of that suite (names sort by time)
+     */
+    public static Optional<Path> latest(Path dir, String suite) {
+        if (!Files.isDirectory(dir)) return Optional.empty();
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> files = s.filter(p -> p.getFileName().toString().endsWith("-" + suite + ".json")).toList();
+            return files.stream().max(Comparator.comparing(p -> p.getFileName().toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

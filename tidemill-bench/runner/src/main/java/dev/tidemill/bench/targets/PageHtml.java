@@ -1,0 +1,55 @@
+package dev.tidemill.bench.targets;
+
+import dev.tidemill.bench.common.PageData;
+
+/**
+ * Renders the benchmark page per request with a plain {@link StringBuilder} from
+ * {@link PageData#rows()}: Tidemill's own writer until its HTML builder exists, and the hand-written
+ * baseline's too. The runner checks the output against {@link PageData#reference()}.
+ */
+final class PageHtml {
+    private PageHtml() {}
+
+    static String render() {
+        StringBuilder b = new StringBuilder(17 * 1024);
+        b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+        text(b, PageData.TITLE);
+        b.append("</title>\n<link rel=\"stylesheet\" href=\"/static/admin.css\">\n</head>\n<body>\n")
+                .append("<header class=\"top\"><h1>Users</h1><nav><a href=\"/\">Home</a> <a href=\"/users\">Users</a> ")
+                .append("<a href=\"/settings\">Settings</a></nav></header>\n")
+                .append("<main>\n<table class=\"users\">\n<thead><tr><th>#</th><th>Name</th><th>E-mail</th>")
+                .append("<th>Role</th><th>Status</th><th>Note</th></tr></thead>\n<tbody>\n");
+        for (PageData.Row r : PageData.rows()) {
+            b.append("<tr id=\"user-").append(r.id()).append("\" class=\"").append(r.active() ? "active" : "inactive")
+                    .append("\" data-name=\"");
+            text(b, r.name());
+            b.append("\"><td>").append(r.id()).append("</td><td>");
+            text(b, r.name());
+            b.append("</td><td><a href=\"mailto:");
+            text(b, r.email());
+            b.append("\">");
+            text(b, r.email());
+            b.append("</a></td><td>");
+            text(b, r.role());
+            b.append("</td><td>").append(r.active() ? "Active" : "Inactive").append("</td><td>");
+            text(b, r.note());
+            b.append("</td></tr>\n");
+        }
+        b.append("</tbody>\n</table>\n</main>\n<footer>50 users</footer>\n</body>\n</html>\n");
+        return b.toString();
+    }
+
+    /** Appends s escaped straight into the builder: no intermediate String per cell. */
+    private static void text(StringBuilder b, String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                default -> b.append(c);
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.tidemill.bench.targets;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.tidemill.Config;
+import dev.tidemill.Param;
+import dev.tidemill.ParamType;
+import dev.tidemill.Response;
+import dev.tidemill.Tidemill;
+import dev.tidemill.bench.common.Scenario;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+
+/**
+ * Tidemill's benchmark target: every endpoint of {@link Scenario}, configured only by
+ * {@code TIDEMILL_*} variables ({@code TIDEMILL_MODE}, {@code TIDEMILL_PORT},
+ * {@code TIDEMILL_IO_THREADS}, {@code TIDEMILL_LOOPS}), as a user would write it.
+ */
+public final class TidemillApp {
+    static final Param<Integer> ID = Param.path("id", ParamType.INT);
+
+    /** The JSON greeting, serialised per request. */
+    public record Message(String message) {}
+
+    /** What {@code /user/{id}} answers. */
+    public record User(int id, String name) {}
+
+    /** The validated body of {@code POST /validate}; echoed in declaration order. */
+    @JsonPropertyOrder({"name", "age"})
+    public record Person(@NotBlank String name, @Min(0) @Max(150) int age) {}
+
+    private TidemillApp() {}
+
+    /**
+     * Builds the app.
+     *
+     * @param config the configuration
+     * @return the app, not started
+     */
+    public static Tidemill create(Config config) {
+        Tidemill app = Tidemill.create(config);
+        app.get(Scenario.PLAINTEXT_PATH, req -> Scenario.PLAINTEXT_BODY);
+        app.get(Scenario.JSON_PATH, req -> new Message(Scenario.PLAINTEXT_BODY));
+        app.get(Scenario.USER_PATH_PREFIX + "{id}", req -> {
+            int id = req.param(ID);
+            return new User(id, "user-" + id);
+        }).params(ID);
+        app.post(Scenario.VALIDATE_PATH, req -> req.body(Person.class));
+        app.get(Scenario.PAGE_PATH, req -> Response.ok().html(PageHtml.render()));
+        return app;
+    }
+
+    /** @param args ignored; configure with TIDEMILL_* variables */
+    public static void main(String[] args) {
+        Tidemill app = create(Config.fromEnvironment());
+        app.run(server -> {
+            System.out.println("tidemill bench app on http://" + server.host() + ":" + server.port()
+                    + " mode " + app.config().executionMode());
+            server.startupReport().forEach(line -> System.out.println("startup: " + line));
+        });
+    }
+}

@@ -1,0 +1,55 @@
+package dev.tidemill.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The quick pipeline end to end on two targets (Tidemill IO and the baseline): starts, verifies,
+ * warms up, measures with wrk, writes JSON + Markdown + SVG. Asserts structure, never speed.
+ */
+class QuickPipelineTest {
+
+    @Test
+    void twoTargetsOneScenarioProduceACompleteResult() throws Exception {
+        assumeTrue(Host.executable("wrk").isPresent(), "wrk is not installed: end-to-end bench test skipped (CI installs it)");
+        assumeTrue(Host.executable("taskset").isPresent(), "taskset is not installed: end-to-end bench test skipped");
+        Path out = Path.of("target", "bench-test-results");
+        Options options = Options.parse(List.of("--quick", "--targets", "tidemill-io,baseline", "--scenarios", "plaintext",
+                "--rounds", "1", "--duration", "1", "--warmup", "1", "--out", out.toString(), "--root", "../.."));
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Path json = BenchMain.run(options, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+        String log = progress.toString(StandardCharsets.UTF_8);
+        assertThat(log).contains("round 1/1").contains("measuring plaintext").doesNotContain("REFUSED");
+        JsonNode r = JsonMapper.builder().build().readTree(Files.readString(json));
+        assertThat(r.get("suite").asString()).isEqualTo("quick");
+        assertThat(r.get("fingerprint").get("cpuModel").asString()).isNotBlank();
+        assertThat(r.get("fingerprint").has("kernel")).isTrue();
+        assertThat(r.get("preflight").size()).isGreaterThan(3);
+        assertThat(r.get("preflight").get(0).has("verdict")).isTrue();
+        assertThat(r.get("configuration").get("jvmFlags").size()).isGreaterThan(0);
+        assertThat(r.get("targets").size()).isEqualTo(2);
+        for (JsonNode t : r.get("targets")) assertThat(t.get("verification").size()).as(t.toString()).isZero();
+        assertThat(r.get("samples").size()).isGreaterThanOrEqualTo(2);
+        JsonNode s = r.get("samples").get(0);
+        for (String f : List.of("requestsPerSec", "p50Us", "p99Us", "socketErrors", "non2xx", "serverCpuUsPerRequest",
+                "clientCpuPercent", "stealPercent", "command")) {
+            assertThat(s.has(f)).as(f).isTrue();
+        }
+        assertThat(r.get("summary").size()).isEqualTo(2);
+        assertThat(r.get("warmup").size()).isGreaterThan(0);
+        String base = json.getFileName().toString().replace(".json", "");
+        assertThat(json.resolveSibling(base + ".md")).exists();
+        assertThat(Files.readString(json.resolveSibling(base + ".svg"))).startsWith("<svg").contains("baseline");
+    }
+}
