@@ -18,6 +18,16 @@ import jakarta.validation.constraints.NotBlank;
  */
 public final class TidemillApp {
     static final Param<Integer> ID = Param.path("id", ParamType.INT);
+    static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(0L);
+    static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(2L);
+
+    /** Completes the awaiting handler's stages: one timer thread, as an async client library would. */
+    private static final java.util.concurrent.ScheduledExecutorService TIMER =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "bench-timer");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** The JSON greeting, serialised per request. */
     public record Message(String message) {}
@@ -47,7 +57,27 @@ public final class TidemillApp {
         }).params(ID);
         app.post(Scenario.VALIDATE_PATH, req -> req.body(Person.class));
         app.get(Scenario.PAGE_PATH, req -> Response.ok().html(PageHtml.render()));
+        // Handler-cost sweep, blocking, awaiting and imbalance endpoints (Tidemill-only suites).
+        app.get("/cost", req -> "spun " + spin(req.param(MICROS) * 1_000L)).params(MICROS);
+        app.get("/hold", req -> "held " + spin(req.param(MILLIS) * 1_000_000L)).params(MILLIS);
+        app.get("/block", req -> {
+            Thread.sleep(req.param(MILLIS));
+            return "blocked";
+        }).params(MILLIS);
+        app.get("/await", req -> {
+            java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+            TIMER.schedule(() -> f.complete("awaited"), req.param(MILLIS), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return f;
+        }).params(MILLIS);
         return app;
+    }
+
+    /** Burns CPU for about {@code nanos}; @return nanos, so the work cannot be optimised away */
+    static long spin(long nanos) {
+        long end = System.nanoTime() + Math.min(nanos, 1_000_000_000L);
+        long n = 0;
+        while (System.nanoTime() < end) n++;
+        return nanos + (n & 0);
     }
 
     /** @param args ignored; configure with TIDEMILL_* variables */
