@@ -25,12 +25,18 @@ public final class BenchMain {
         try {
             if (!list.isEmpty() && list.get(0).equals("machine")) {
                 machine(Options.parse(list.subList(1, list.size())), System.out);
+            } else if (!list.isEmpty() && list.get(0).equals("sweep")) {
+                System.out.println("results: " + Sweep.run(list.subList(1, list.size()), System.out) + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("imbalance")) {
+                System.out.println("results: " + new ImbalanceSuite(ImbalanceSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
                 System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
                         + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR]\n"
-                        + "       ./tidemill bench machine | report\nscenarios: "
+                        + "       ./tidemill bench machine | report\n"
+                        + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
+                        + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
             } else {
                 Path json = run(Options.parse(list), System.out);
