@@ -76,6 +76,27 @@ public final class Preflight {
     }
 
     /**
+     * The 1-minute load per CPU, after waiting (at most {@value #LOAD_SETTLE_SECONDS} s) for it to
+     * fall to {@link #MAX_LOAD_PER_CPU}. Back to back, the previous target and its load generator
+     * kept every CPU busy, so the average starts near the limit; it decays with a one-minute time
+     * constant and is refreshed every 5 s, so a short wait tells "still our own previous run"
+     * from "something else is running on this machine".
+     *
+     * @return the load per CPU when it settled or the wait ran out
+     */
+    public static double settledLoadPerCpu() {
+        double load = Host.loadPerCpu();
+        for (int i = 0; i < LOAD_SETTLE_SECONDS && load > MAX_LOAD_PER_CPU; i++) {
+            sleep(1000);
+            load = Host.loadPerCpu();
+        }
+        return load;
+    }
+
+    /** Longest wait for the load average to settle before a target starts (seconds). */
+    static final int LOAD_SETTLE_SECONDS = 30;
+
+    /**
      * Samples the server CPUs for a short while before a target starts: on 2 CPUs the 1-minute load
      * never falls between back-to-back runs, so this is what tells an idle machine from a busy one.
      *
