@@ -33,7 +33,7 @@ public final class BenchMain {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
                 System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
-                        + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR]\n"
+                        + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR] [--resume CHECKPOINT]\n"
                         + "       ./tidemill bench machine | report\n"
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\nscenarios: "
@@ -61,8 +61,14 @@ public final class BenchMain {
         List<Target> targets = catalog.select(options.targets());
         CpuSets cpus = CpuSets.derive();
         keepOffServerCpus(cpus, out);
-        Result result = new Suite(options, targets, cpus, out).run();
+        Suite suite = new Suite(options, targets, cpus, out);
+        Result result = suite.run();
         Path json = ResultFile.write(result, options.outDir());
+        try {
+            Files.deleteIfExists(suite.checkpoint()); // the result file has everything the checkpoint had
+        } catch (IOException e) {
+            out.println("note: could not delete the checkpoint " + suite.checkpoint() + ": " + e.getMessage());
+        }
         out.println();
         out.print(MarkdownTable.of(result.summary()));
         return json;

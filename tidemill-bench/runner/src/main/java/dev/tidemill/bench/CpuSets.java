@@ -16,9 +16,16 @@ import java.util.stream.Collectors;
  */
 public record CpuSets(List<Integer> server, List<Integer> client) {
 
-    /** @return the split of this machine's CPUs */
+    /**
+     * @return the split of the CPUs this process was allowed when it first asked; remembered,
+     *     because the runner then pins itself to the client set and would otherwise see only that
+     */
     public static CpuSets derive() {
-        return split(Host.onlineCpus());
+        return AtStart.SETS;
+    }
+
+    private static final class AtStart {
+        static final CpuSets SETS = split(Host.onlineCpus());
     }
 
     /**

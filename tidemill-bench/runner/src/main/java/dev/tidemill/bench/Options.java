@@ -18,9 +18,11 @@ import java.util.List;
  * @param wrkThreads wrk threads
  * @param outDir where results go
  * @param repoRoot the repository root (peers are found under it)
+ * @param resume a checkpoint ({@code -partial.json}) whose complete rounds are kept; null for a new run
  */
 public record Options(boolean quick, boolean strict, List<String> targets, List<ScenarioRun> scenarios, int rounds,
-                      int durationSeconds, int warmupSeconds, int connections, int wrkThreads, Path outDir, Path repoRoot) {
+                      int durationSeconds, int warmupSeconds, int connections, int wrkThreads, Path outDir, Path repoRoot,
+                      Path resume) {
 
     /** Scenarios of a quick run: one of each kind of work, so the whole run stays near 3 minutes. */
     static final List<ScenarioRun> QUICK_SCENARIOS = List.of(ScenarioRun.PLAINTEXT, ScenarioRun.JSON, ScenarioRun.PAGE, ScenarioRun.MIX);
@@ -41,6 +43,7 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
         int connections = 64;
         Path out = Path.of("bench", "results");
         Path root = Path.of("");
+        Path resume = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -54,10 +57,11 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
                 case "--connections" -> connections = positive(value(args, ++i, a), a);
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--root" -> root = Path.of(value(args, ++i, a));
+                case "--resume" -> resume = Path.of(value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root);
+        return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root, resume);
     }
 
     private static String value(List<String> args, int i, String name) {

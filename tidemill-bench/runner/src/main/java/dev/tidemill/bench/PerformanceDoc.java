@@ -37,6 +37,15 @@ public final class PerformanceDoc {
                 .append("- A window with more than ").append(c.get("maxStealPercent"))
                 .append(" % steal is repeated (at most twice); discarded windows stay in the result file. ")
                 .append("Targets with socket errors or non-2xx answers get no ratio.\n\n");
+        if (result.segments() != null && result.segments().size() > 1) {
+            b.append("This run was measured in ").append(result.segments().size()).append(" invocations (`--resume`), ")
+                    .append("each holding whole rounds, so every ratio still compares targets measured in one invocation:\n\n");
+            for (Result.Segment s : result.segments()) {
+                b.append("- rounds ").append(s.rounds()).append(": ").append(s.startedUtc()).append(" to ")
+                        .append(s.finishedUtc()).append('\n');
+            }
+            b.append('\n');
+        }
         b.append("## Machine\n\n| | |\n|---|---|\n");
         result.fingerprint().forEach((k, v) -> b.append("| ").append(k).append(" | ")
                 .append(String.valueOf(v).replace("|", "\\|")).append(" |\n"));
@@ -46,8 +55,27 @@ public final class PerformanceDoc {
         b.append("\n## Results\n\n").append(MarkdownTable.of(result.summary()));
         long discarded = result.samples().stream().filter(Sample::discarded).count();
         b.append(String.format(Locale.ROOT, "%n%d samples, %d discarded for steal.%n", result.samples().size(), discarded));
+        b.append(warmup(result));
         b.append("\n## Not measured yet\n\n");
         result.notMeasured().forEach(n -> b.append("- ").append(n).append('\n'));
+        return b.toString();
+    }
+
+    /** The plaintext slices of each target's warm-up in its first round, so a reader can see the curve had flattened. */
+    static String warmup(Result result) {
+        StringBuilder b = new StringBuilder("\n## Warm-up\n\nreq/s of each `plaintext` slice of the warm-up in the first round "
+                + "(the slices alternate the scenarios; every curve is in the result file), next to the measured median.\n\n"
+                + "| target | warm-up slices (end of slice: req/s) | measured median |\n|---|---|---:|\n");
+        for (String target : result.warmup().stream().map(WarmupPoint::target).distinct().toList()) {
+            int first = result.warmup().stream().filter(w -> w.target().equals(target)).mapToInt(WarmupPoint::round).min().orElse(1);
+            String curve = String.join(", ", result.warmup().stream()
+                    .filter(w -> w.target().equals(target) && w.round() == first && w.scenario().equals("plaintext"))
+                    .map(w -> String.format(Locale.ROOT, "%.0f s: %,.0f", w.atSeconds(), w.requestsPerSec())).toList());
+            String measured = result.summary().stream()
+                    .filter(r -> r.target().equals(target) && r.scenario().equals("plaintext"))
+                    .map(r -> String.format(Locale.ROOT, "%,.0f", r.medianRps())).findFirst().orElse("-");
+            b.append("| ").append(target).append(" | ").append(curve.isEmpty() ? "-" : curve).append(" | ").append(measured).append(" |\n");
+        }
         return b.toString();
     }
 }

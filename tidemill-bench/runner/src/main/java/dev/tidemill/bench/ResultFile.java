@@ -47,6 +47,32 @@ public final class ResultFile {
     }
 
     /**
+     * @param dir the results directory
+     * @param suite the suite name
+     * @return where a run started now keeps its checkpoint: {@code <UTC>-<suite>-partial.json}
+     */
+    public static Path checkpointPath(Path dir, String suite) {
+        return dir.resolve(STAMP.format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + suite + "-partial.json");
+    }
+
+    /**
+     * Writes the rounds measured so far (JSON only), replacing the previous checkpoint atomically.
+     *
+     * @param result the result so far
+     * @param file the checkpoint file
+     */
+    public static void writeCheckpoint(Result result, Path file) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, MAPPER.writeValueAsString(result));
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * @param json a result file
      * @return the result
      */

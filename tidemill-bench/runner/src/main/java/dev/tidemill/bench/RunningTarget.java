@@ -14,6 +14,13 @@ import java.util.concurrent.TimeUnit;
 
 /** A target's process, started pinned to the server CPUs, output going to a log file. */
 public final class RunningTarget implements AutoCloseable {
+    /** Targets not yet closed: a runner stopped by a signal must not leave a pinned server behind. */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "bench-target-reaper"));
+    }
+
     private final Target target;
     private final Process process;
     private final int port;
@@ -51,7 +58,9 @@ public final class RunningTarget implements AutoCloseable {
             env.putAll(c.env());
             Path log = workDir.resolve("server.log");
             pb.redirectErrorStream(true).redirectOutput(log.toFile());
-            RunningTarget t = new RunningTarget(target, pb.start(), port, log, argv);
+            Process process = pb.start();
+            LIVE.add(process);
+            RunningTarget t = new RunningTarget(target, process, port, log, argv);
             t.awaitPort();
             return t;
         } catch (IOException e) {
@@ -128,6 +137,7 @@ public final class RunningTarget implements AutoCloseable {
     /** Stops the target: SIGTERM, then SIGKILL after 10 s. */
     @Override
     public void close() {
+        LIVE.remove(process);
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

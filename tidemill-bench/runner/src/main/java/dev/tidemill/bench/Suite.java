@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One run of the throughput suite: preflight, then rounds; in each round every target once, in a
@@ -33,6 +34,7 @@ public final class Suite {
     private final List<Sample> samples = new ArrayList<>();
     private final List<WarmupPoint> warmup = new ArrayList<>();
     private final List<TargetRecord> records = new ArrayList<>();
+    private final Path checkpoint;
 
     /**
      * @param options the command line
@@ -51,6 +53,7 @@ public final class Suite {
             throw new UncheckedIOException(e);
         }
         this.wrk = new Wrk(cpus.clientList(), options.wrkThreads(), work.resolve("wrk"));
+        this.checkpoint = options.resume() != null ? options.resume() : ResultFile.checkpointPath(options.outDir(), options.suite());
     }
 
     /**
@@ -71,17 +74,68 @@ public final class Suite {
             throw new IllegalStateException("--strict: a preflight check failed; not measuring");
         }
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
-        Progress progress = new Progress(out, plannedSeconds());
+        List<Result.Segment> segments = new ArrayList<>();
+        Set<Integer> done = new TreeSet<>();
+        if (options.resume() != null) resume(segments, done);
+        List<Integer> mine = new ArrayList<>();
+        Progress progress = new Progress(out, plannedSeconds() * (options.rounds() - done.size()) / options.rounds());
         for (int round = 1; round <= options.rounds(); round++) {
+            if (done.contains(round)) continue;
             for (int i = 0; i < targets.size(); i++) {
                 Target t = targets.get((i + round - 1) % targets.size()); // rotate the order each round
                 runTarget(t, round, progress);
             }
+            mine.add(round);
+            // a whole round at a time, so a resumed run never pairs a target with another invocation's baseline
+            ResultFile.writeCheckpoint(result(started, fingerprint, preflight, segments, mine), checkpoint);
+            out.println("checkpoint: " + checkpoint + " (rounds " + done + " + " + mine + "; --resume it to go on)");
+        }
+        return result(started, fingerprint, preflight, segments, mine);
+    }
+
+    /** @return where the checkpoint of this run is written after each complete round */
+    public Path checkpoint() {
+        return checkpoint;
+    }
+
+    private Result result(String started, Map<String, Object> fingerprint, List<Check> preflight,
+                          List<Result.Segment> earlier, List<Integer> mine) {
+        List<Result.Segment> segments = new ArrayList<>(earlier);
+        if (!mine.isEmpty() || segments.isEmpty()) {
+            segments.add(new Result.Segment(started, Instant.now().toString(), List.copyOf(mine), fingerprint, preflight));
         }
         List<SummaryRow> summary = Summary.of(samples, TargetCatalog.BASELINE);
-        return new Result(options.suite(), started, Instant.now().toString(), fingerprint, preflight, configuration(),
-                records, warmup, samples, summary, notMeasured());
+        String first = segments.getFirst().startedUtc();
+        return new Result(options.suite(), first, Instant.now().toString(), fingerprint, preflight, configuration(),
+                List.copyOf(records), List.copyOf(warmup), List.copyOf(samples), summary, notMeasured(), segments);
     }
+
+    /** Keeps the complete rounds of the checkpoint named by {@code --resume}, refusing one taken with other settings. */
+    private void resume(List<Result.Segment> segments, Set<Integer> done) {
+        Result prior = ResultFile.read(options.resume());
+        Map<String, Object> now = configuration();
+        for (String key : RESUME_MUST_MATCH) {
+            String was = String.valueOf(prior.configuration().get(key));
+            if (!was.equals(String.valueOf(now.get(key)))) {
+                throw new IllegalArgumentException("cannot resume " + options.resume() + ": " + key + " was " + was
+                        + ", now " + now.get(key) + " (use the same options)");
+            }
+        }
+        if (prior.segments() != null) {
+            for (Result.Segment s : prior.segments()) {
+                segments.add(s);
+                done.addAll(s.rounds());
+            }
+        }
+        prior.samples().stream().filter(x -> done.contains(x.round())).forEach(samples::add);
+        prior.warmup().stream().filter(x -> done.contains(x.round())).forEach(warmup::add);
+        prior.targets().stream().filter(x -> done.contains(x.round())).forEach(records::add);
+        out.println("resuming " + options.resume() + ": rounds " + done + " kept, measuring the rest");
+    }
+
+    /** Settings a resumed run must share with its checkpoint, or its rounds would not be comparable. */
+    private static final List<String> RESUME_MUST_MATCH = List.of("quick", "rounds", "durationSeconds", "warmupSeconds",
+            "connections", "wrkThreads", "serverCpus", "loadGeneratorCpus", "jvmFlags", "targets", "scenarios");
 
     private double plannedSeconds() {
         double total = 0;

@@ -1,6 +1,7 @@
 package dev.tidemill.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -24,6 +26,11 @@ class QuickPipelineTest {
         assumeTrue(Host.executable("wrk").isPresent(), "wrk is not installed: end-to-end bench test skipped (CI installs it)");
         assumeTrue(Host.executable("taskset").isPresent(), "taskset is not installed: end-to-end bench test skipped");
         Path out = Path.of("target", "bench-test-results");
+        if (Files.isDirectory(out)) {
+            try (var old = Files.list(out)) {
+                for (Path p : old.toList()) Files.delete(p); // a failed earlier run may have left a checkpoint
+            }
+        }
         Options options = Options.parse(List.of("--quick", "--targets", "tidemill-io,baseline", "--scenarios", "plaintext",
                 "--rounds", "1", "--duration", "1", "--warmup", "1", "--out", out.toString(), "--root", "../.."));
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
@@ -51,5 +58,27 @@ class QuickPipelineTest {
         String base = json.getFileName().toString().replace(".json", "");
         assertThat(json.resolveSibling(base + ".md")).exists();
         assertThat(Files.readString(json.resolveSibling(base + ".svg"))).startsWith("<svg").contains("baseline");
+        assertThat(r.get("segments").size()).isEqualTo(1);
+        assertThat(out.toFile().list((d, n) -> n.endsWith("-partial.json"))).as("checkpoint deleted once complete").isEmpty();
+
+        // Resuming a checkpoint whose rounds are all done keeps its samples and measures nothing new...
+        Path checkpoint = Files.copy(json, out.resolve("resume-test-partial.json"), StandardCopyOption.REPLACE_EXISTING);
+        List<String> same = new java.util.ArrayList<>(List.of("--quick", "--targets", "tidemill-io,baseline", "--scenarios",
+                "plaintext", "--rounds", "1", "--duration", "1", "--warmup", "1", "--out", out.toString(), "--root", "../.."));
+        same.addAll(List.of("--resume", checkpoint.toString()));
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        Path resumed = BenchMain.run(Options.parse(same), new PrintStream(again, true, StandardCharsets.UTF_8));
+        assertThat(again.toString(StandardCharsets.UTF_8)).contains("rounds [1] kept").doesNotContain("measuring plaintext");
+        JsonNode rr = JsonMapper.builder().build().readTree(Files.readString(resumed));
+        assertThat(rr.get("samples").size()).isEqualTo(r.get("samples").size());
+        assertThat(rr.get("segments").size()).isEqualTo(1);
+        assertThat(checkpoint).doesNotExist();
+
+        // ...and one taken with other settings is refused, naming the setting.
+        Files.copy(json, checkpoint);
+        List<String> other = new java.util.ArrayList<>(same);
+        other.set(other.indexOf("--duration") + 1, "2");
+        assertThatThrownBy(() -> BenchMain.run(Options.parse(other), new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("durationSeconds");
     }
 }
