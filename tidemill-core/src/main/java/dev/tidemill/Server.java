@@ -18,6 +18,12 @@ public interface Server extends AutoCloseable {
     /** @return worker loops running */
     int workerLoops();
 
+    /**
+     * @return connections open right now, idle keep-alive ones included (a socket parked at the
+     *     connection limit counts once it is admitted); for health checks, metrics and tests
+     */
+    int openConnections();
+
     /** @return what transport and loop-count detection saw and decided, one line each */
     java.util.List<String> startupReport();
 

@@ -120,6 +120,11 @@ public final class HttpServer implements Server {
     }
 
     @Override
+    public int openConnections() {
+        return context.openConnections();
+    }
+
+    @Override
     public int workerLoops() {
         return context.loops().size();
     }

@@ -1,0 +1,78 @@
+package dev.tidemill.hardening;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+
+/**
+ * The hardening suite's own bookkeeping: every table case names a source and is unique, and the
+ * suite is as large as issue 4 asks (well over 150 cases). Prints the count per category, which
+ * the closing note quotes.
+ */
+class HardeningCatalogTest {
+    /** The table-driven categories. */
+    static Stream<HostileCase> tables() {
+        return Stream.of(FramingAndSmugglingTest.cases(), HeaderSyntaxTest.cases(), MalformedChunkedBodyTest.cases(),
+                RequestLineAndHostTest.cases(), SizeLimitsTest.cases(), ResponseFramingTest.cases(), JsonAbuseTest.cases())
+                .flatMap(s -> s);
+    }
+
+    /** Test classes whose cases are methods, with their category. */
+    static final Map<Class<?>, String> METHOD_CLASSES = Map.of(
+            SlowClientsTest.class, SlowClientsTest.CAT,
+            PipelineFloodTest.class, PipelineFloodTest.CAT,
+            ResponseFramingTest.class, ResponseFramingTest.EXPECT,
+            HandlerFaultsTest.class, HandlerFaultsTest.CAT,
+            OverloadTest.class, OverloadTest.CAT,
+            GracefulShutdownUnderLoadTest.class, GracefulShutdownUnderLoadTest.CAT);
+
+    @Test
+    void everyCaseHasASourceAndAUniqueName() {
+        Set<String> names = new HashSet<>();
+        for (HostileCase c : tables().toList()) {
+            assertThat(c.source()).as(c.name()).isNotBlank();
+            assertThat(c.bytes()).as(c.name()).isNotEmpty();
+            assertThat(names.add(c.category() + "/" + c.name())).as("duplicate case %s", c.name()).isTrue();
+        }
+    }
+
+    @Test
+    void theSuiteHasWellOver150CasesAcrossEveryCategory() {
+        Map<String, Integer> perCategory = new TreeMap<>();
+        tables().forEach(c -> perCategory.merge(c.category(), 1, Integer::sum));
+        METHOD_CLASSES.forEach((type, category) -> perCategory.merge(category, testMethods(type), Integer::sum));
+        int total = perCategory.values().stream().mapToInt(Integer::intValue).sum();
+        List<String> lines = new ArrayList<>();
+        perCategory.forEach((k, v) -> lines.add(String.format("  %-45s %4d", k, v)));
+        System.out.println("hardening suite: " + total + " cases\n" + String.join("\n", lines));
+        assertThat(total).isGreaterThan(150);
+    }
+
+    private static boolean hasCasesTable(Class<?> type) {
+        try {
+            type.getDeclaredMethod("cases");
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    private static int testMethods(Class<?> type) {
+        int n = 0;
+        for (Method m : type.getDeclaredMethods()) {
+            // a table-driven class's parameterised method is counted through its rows instead
+            boolean parameterised = m.isAnnotationPresent(ParameterizedTest.class) && !hasCasesTable(type);
+            if (m.isAnnotationPresent(Test.class) || parameterised) n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.tidemill.hardening;
+
+import static dev.tidemill.hardening.Cases.answered;
+import static dev.tidemill.hardening.Cases.post;
+import static dev.tidemill.hardening.Cases.refused;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.testing.RawConnection;
+import dev.tidemill.testing.TestResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Categories 8 and 9: {@code Expect: 100-continue}, responses that must never carry a body (HEAD,
+ * 204, 304), and handlers that try to put CR LF into a response header: they get a 500, never a
+ * split response.
+ */
+@Timeout(300)
+class ResponseFramingTest {
+    static final String EXPECT = "8 expect-continue and response framing";
+    static final String INJECTION = "9 response header injection";
+    private static HostileServer server;
+
+    static Stream<HostileCase> cases() {
+        return Stream.of(
+                refused(EXPECT, "Expect: 100-continue with an oversized declared body", "RFC 9110 10.1.1: final status instead of 100",
+                        post("Expect: 100-continue\r\nContent-Length: " + (dev.tidemill.Limits.DEFAULTS.maxBodyBytes() + 1) + "\r\n", ""),
+                        413),
+                refused(EXPECT, "Expect with an unknown expectation", "RFC 9110 10.1.1: 417",
+                        post("Expect: teapot\r\nContent-Length: 5\r\n", "hello"), 417),
+                answered(EXPECT, "Expect: 100-continue on a route that does not exist", "RFC 9110 10.1.1",
+                        "POST /nowhere HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello", 404),
+                answered(INJECTION, "CR LF in a response header value", "CWE-113; RFC 9110 5.5",
+                        "GET /inject/value HTTP/1.1\r\nHost: x\r\n\r\n", 500),
+                answered(INJECTION, "CR LF in a response header name", "CWE-113; RFC 9110 5.1",
+                        "GET /inject/name HTTP/1.1\r\nHost: x\r\n\r\n", 500));
+    }
+
+    @BeforeAll
+    static void start() {
+        server = HostileServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void hostileExchanges(HostileCase c) {
+        CaseRunner.check(server, c);
+    }
+
+    @Test
+    void anInjectedHeaderNeverReachesTheWire() {
+        for (String path : new String[] {"/inject/value", "/inject/name"}) {
+            try (RawConnection raw = server.client.raw()) {
+                raw.write("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                String wire = new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1);
+                assertThat(wire).as(path).startsWith("HTTP/1.1 500").doesNotContainIgnoringCase("set-cookie").doesNotContain("never");
+            }
+        }
+    }
+
+    @Test
+    void noBodyForHead204Or304EvenWhenTheHandlerGivesOne() {
+        // Each answer is followed by a GET /ok on the same connection: a stray body would be read as the next response.
+        try (RawConnection raw = server.client.raw()) {
+            raw.write("HEAD /echo HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
+            TestResponse head = raw.readResponse("HEAD");
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.body()).isEmpty();
+            assertThat(raw.readResponse().text()).isEqualTo("ok");
+        }
+        for (int status : new int[] {204, 304}) {
+            try (RawConnection raw = server.client.raw()) {
+                raw.write("GET /status/" + status + " HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                String wire = new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1);
+                assertThat(wire).as("%d", status).startsWith("HTTP/1.1 " + status).doesNotContain("a body the status must not carry");
+                String head = wire.split("\r\n\r\n", 2)[0];
+                assertThat(head).as("%d head", status).doesNotContainIgnoringCase("transfer-encoding");
+                if (status == 204) assertThat(head).as("RFC 9110 8.6: no Content-Length on a 204").doesNotContainIgnoringCase("content-length");
+                assertThat(wire).as("%d then the next response", status).contains("\r\n\r\nHTTP/1.1 200").endsWith("ok");
+            }
+        }
+    }
+
+    @Test
+    void expectContinueGetsOneInterimThenTheAnswer() {
+        try (RawConnection raw = server.client.raw()) {
+            raw.write("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+            assertThat(raw.awaitClosed(Duration.ofMillis(300))).isFalse();
+            raw.write("hello");
+            TestResponse r = raw.readResponse();
+            assertThat(r.interim()).containsExactly(100);
+            assertThat(r.text()).isEqualTo("hello");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.tidemill.hardening;
+
+import dev.tidemill.Config;
+import dev.tidemill.Param;
+import dev.tidemill.ParamType;
+import dev.tidemill.Tidemill;
+
+/**
+ * The process {@link GracefulShutdownUnderLoadTest} starts and signals: {@code /ok} and a blocking
+ * {@code /sleep?ms=N}, configured by {@code TIDEMILL_*} variables, run until SIGTERM.
+ */
+public final class ShutdownTarget {
+    private static final Param<Long> MS = Param.query("ms", ParamType.LONG).withDefault(100L);
+
+    private ShutdownTarget() {}
+
+    /** @param args ignored */
+    public static void main(String[] args) {
+        Tidemill app = Tidemill.create(Config.fromEnvironment());
+        app.get("/ok", req -> "ok");
+        app.get("/sleep", req -> {
+            Thread.sleep(req.param(MS));
+            return "slept";
+        }).params(MS).mode(dev.tidemill.ExecutionMode.VIRTUAL);
+        app.run(server -> System.out.println("listening on " + server.port()));
+    }
+}
