@@ -133,6 +133,7 @@ public record Config(
         private Duration headerReadTimeout = Timeouts.DEFAULTS.headerRead();
         private Duration idleTimeout = Timeouts.DEFAULTS.idle();
         private Duration bodyStallTimeout = Timeouts.DEFAULTS.bodyStall();
+        private Duration writeStallTimeout = Timeouts.DEFAULTS.writeStall();
         private Duration drainTimeout = Timeouts.DEFAULTS.drain();
         private Duration shutdownGrace = Timeouts.DEFAULTS.shutdownGrace();
 
@@ -160,6 +161,7 @@ public record Config(
             headerReadTimeout = c.timeouts.headerRead();
             idleTimeout = c.timeouts.idle();
             bodyStallTimeout = c.timeouts.bodyStall();
+            writeStallTimeout = c.timeouts.writeStall();
             drainTimeout = c.timeouts.drain();
             shutdownGrace = c.timeouts.shutdownGrace();
         }
@@ -206,6 +208,8 @@ public record Config(
         public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
         /** @param v see {@link Timeouts#bodyStall()} @return this */
         public Builder bodyStallTimeout(Duration v) { bodyStallTimeout = v; return this; }
+        /** @param v see {@link Timeouts#writeStall()} @return this */
+        public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
         /** @param v see {@link Timeouts#drain()} @return this */
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
@@ -218,7 +222,7 @@ public record Config(
                     new Limits(concurrencyPerLoop, maxConnections, maxRequestLineBytes, maxHeaderBytes,
                             maxHeaderCount, maxBodyBytes, maxPipelined, maxDrainBytes),
                     new Timeouts(requestTimeout, headerReadTimeout, idleTimeout, bodyStallTimeout,
-                            drainTimeout, shutdownGrace));
+                            writeStallTimeout, drainTimeout, shutdownGrace));
         }
     }
 }

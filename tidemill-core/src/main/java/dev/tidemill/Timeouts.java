@@ -14,6 +14,10 @@ import java.time.Duration;
  *     closed. Default 15 s.
  * @param bodyStall the longest gap between two reads of a request body; past it: 408 and the
  *     connection closed. Default 30 s.
+ * @param writeStall how long a response may sit unsent while the client takes none of it (the
+ *     connection's outbound buffer stays above its high-water mark, 64 KiB, with no byte drained);
+ *     past it the connection is closed (a client that never reads, "slow read"). A client that
+ *     reads slowly but steadily is never cut. Default 30 s.
  * @param drain how long the server keeps discarding the body of a refused request before closing
  *     the connection instead. Default 250 ms.
  * @param shutdownGrace how long in-flight requests may run after a shutdown begins. Default 10 s.
@@ -23,13 +27,14 @@ public record Timeouts(
         Duration headerRead,
         Duration idle,
         Duration bodyStall,
+        Duration writeStall,
         Duration drain,
         Duration shutdownGrace) {
 
     /** The defaults, as documented on each component. */
     public static final Timeouts DEFAULTS = new Timeouts(
             Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(15),
-            Duration.ofSeconds(30), Duration.ofMillis(250), Duration.ofSeconds(10));
+            Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(250), Duration.ofSeconds(10));
 
     /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one. */
     public Timeouts {
@@ -37,6 +42,7 @@ public record Timeouts(
         positive("headerRead", headerRead);
         positive("idle", idle);
         positive("bodyStall", bodyStall);
+        positive("writeStall", writeStall);
         positive("drain", drain);
         if (shutdownGrace == null || shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdownGrace must be >= 0");

@@ -30,6 +30,7 @@ class ReadmeDefaultsTest {
         expected.put("header read timeout", t.headerRead().toSeconds() + " s");
         expected.put("idle keep-alive timeout", t.idle().toSeconds() + " s");
         expected.put("body stall timeout", t.bodyStall().toSeconds() + " s");
+        expected.put("write stall timeout (response unsent, client reading none of it)", t.writeStall().toSeconds() + " s");
         expected.put("drain of a refused request's body", t.drain().toMillis() + " ms");
         expected.put("shutdown grace", t.shutdownGrace().toSeconds() + " s");
         for (Map.Entry<String, String> e : expected.entrySet()) {

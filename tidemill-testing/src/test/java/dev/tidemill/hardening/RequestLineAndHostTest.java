@@ -13,7 +13,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 4, request line and Host: methods, versions and targets outside the grammar, every
- * request-target form, and Host fields that are missing, doubled or malformed. Paths with dot
+ * request-target form, and Host fields that are missing, doubled or malformed. A request line
+ * whose bytes break the grammar is refused and the connection closed; a well-formed one whose
+ * target we will not route (bad percent-encoding, dot segments, an unknown form) is answered 400
+ * and the connection kept, since its framing is intact. Paths with dot
  * segments (literal or percent-encoded) are refused rather than normalised: Tidemill matches routes
  * on the raw path, and a path a proxy normalises differently from us must not reach a handler.
  */
@@ -61,29 +64,29 @@ class RequestLineAndHostTest {
                 refused(CAT, "version HTTP/01.1", "RFC 9112 2.3: one digit each", "GET /echo HTTP/01.1\r\nHost: x\r\n\r\n", 400),
                 refused(CAT, "version FOO/1.1", "RFC 9112 2.3", "GET /echo FOO/1.1\r\nHost: x\r\n\r\n", 400),
                 // targets
-                refused(CAT, "origin-form not starting with /", "RFC 9112 3.2.1", get("echo"), 400),
-                refused(CAT, "asterisk-form with GET", "RFC 9112 3.2.4: only OPTIONS", get("*"), 400),
+                answered(CAT, "origin-form not starting with /", "RFC 9112 3.2.1", get("echo"), 400),
+                answered(CAT, "asterisk-form with GET", "RFC 9112 3.2.4: only OPTIONS", get("*"), 400),
                 refused(CAT, "fragment in the target", "RFC 9112 3.2: no fragment in a request-target", get("/echo#top"), 400),
                 refused(CAT, "raw non-ASCII bytes in the path", "RFC 3986 2: must be percent-encoded", get("/\u00c3\u00a9cho"), 400),
                 refused(CAT, "raw NUL in the path", "RFC 3986 2", get("/ec\u0000ho"), 400),
                 refused(CAT, "backslash in the path", "RFC 3986 2: not a URI character", get("/echo\\..\\x"), 400),
-                refused(CAT, "invalid percent-encoding %zz", "RFC 3986 2.1", get("/echo%zz"), 400),
-                refused(CAT, "truncated percent-encoding %", "RFC 3986 2.1", get("/echo%"), 400),
-                refused(CAT, "truncated percent-encoding %2", "RFC 3986 2.1", get("/echo%2"), 400),
-                refused(CAT, "percent-encoded NUL", "RFC 3986 2.1; CWE-158", get("/echo%00"), 400),
-                refused(CAT, "invalid percent-encoding in the query", "RFC 3986 2.1", get("/echo?a=%zz"), 400),
-                refused(CAT, "dot-dot segment", "RFC 3986 5.2.4; path traversal", get("/x/../echo"), 400),
-                refused(CAT, "dot segment", "RFC 3986 5.2.4", get("/./echo"), 400),
-                refused(CAT, "encoded dot-dot segment %2e%2e", "RFC 3986 2.3, 5.2.4; CVE-2021-41773 (Apache httpd)",
+                answered(CAT, "invalid percent-encoding %zz", "RFC 3986 2.1", get("/echo%zz"), 400),
+                answered(CAT, "truncated percent-encoding %", "RFC 3986 2.1", get("/echo%"), 400),
+                answered(CAT, "truncated percent-encoding %2", "RFC 3986 2.1", get("/echo%2"), 400),
+                answered(CAT, "percent-encoded NUL", "RFC 3986 2.1; CWE-158", get("/echo%00"), 400),
+                answered(CAT, "invalid percent-encoding in the query", "RFC 3986 2.1", get("/echo?a=%zz"), 400),
+                answered(CAT, "dot-dot segment", "RFC 3986 5.2.4; path traversal", get("/x/../echo"), 400),
+                answered(CAT, "dot segment", "RFC 3986 5.2.4", get("/./echo"), 400),
+                answered(CAT, "encoded dot-dot segment %2e%2e", "RFC 3986 2.3, 5.2.4; CVE-2021-41773 (Apache httpd)",
                         get("/x/%2e%2e/echo"), 400),
-                refused(CAT, "encoded dot-dot segment %2E%2E", "RFC 3986 2.3, 5.2.4", get("/x/%2E%2E/echo"), 400),
-                refused(CAT, "half-encoded dot-dot segment .%2e", "RFC 3986 2.3, 5.2.4; CVE-2021-42013 (Apache httpd)",
+                answered(CAT, "encoded dot-dot segment %2E%2E", "RFC 3986 2.3, 5.2.4", get("/x/%2E%2E/echo"), 400),
+                answered(CAT, "half-encoded dot-dot segment .%2e", "RFC 3986 2.3, 5.2.4; CVE-2021-42013 (Apache httpd)",
                         get("/x/.%2e/echo"), 400),
-                refused(CAT, "encoded dot segment %2e", "RFC 3986 2.3, 5.2.4", get("/%2e/echo"), 400),
-                refused(CAT, "dot-dot as the last segment", "RFC 3986 5.2.4", get("/echo/.."), 400),
-                refused(CAT, "absolute-form with a non-HTTP scheme", "RFC 9112 3.2.2", get("ftp://x/echo"), 400),
-                refused(CAT, "absolute-form without an authority", "RFC 9112 3.2.2", get("http:/echo"), 400),
-                refused(CAT, "authority-form with GET", "RFC 9112 3.2.3: only CONNECT", get("x:80"), 400),
+                answered(CAT, "encoded dot segment %2e", "RFC 3986 2.3, 5.2.4", get("/%2e/echo"), 400),
+                answered(CAT, "dot-dot as the last segment", "RFC 3986 5.2.4", get("/echo/.."), 400),
+                answered(CAT, "absolute-form with a non-HTTP scheme", "RFC 9112 3.2.2", get("ftp://x/echo"), 400),
+                answered(CAT, "absolute-form without an authority", "RFC 9112 3.2.2", get("http:/echo"), 400),
+                answered(CAT, "authority-form with GET", "RFC 9112 3.2.3: only CONNECT", get("x:80"), 400),
                 // Host
                 refused(CAT, "missing Host on HTTP/1.1", "RFC 9112 3.2", "GET /echo HTTP/1.1\r\n\r\n", 400),
                 refused(CAT, "two Host fields", "RFC 9112 3.2", host("Host: x\r\nHost: y\r\n"), 400),
@@ -109,7 +112,8 @@ class RequestLineAndHostTest {
                         get("/echo?pad=" + "a".repeat(8_000 - "GET /echo?pad= HTTP/1.1".length()))),
                 served(CAT, "percent-encoded path characters", "RFC 3986 2.1", get("/ech%6f")),
                 served(CAT, "query with every allowed character", "RFC 3986 3.4", get("/echo?a=b&c=d/e?f:g@h!$'()*+,;=-._~%20")),
-                answered(CAT, "OPTIONS *", "RFC 9110 9.3.7: asks about the server", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 204));
+                answered(CAT, "OPTIONS * when no route uses OPTIONS", "RFC 9110 9.3.7 and 15.6.2: 501 for a method not implemented",
+                        "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 501));
     }
 
     @BeforeAll

@@ -100,6 +100,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private long headDeadline = NONE;
     private long stallDeadline = NONE;
     private long drainDeadline = NONE;
+    /** While the channel is unwritable: when the client must have taken some of the response by. */
+    private long writeWatchDeadline = NONE;
+    /** Outbound bytes pending at the last write-watch check. */
+    private long pendingAtWatch;
+    /** Response bytes handed to Netty so far (bodies and chunks; heads are small and not counted). */
+    private long enqueuedBytes;
+    private long enqueuedAtWatch;
     private ScheduledFuture<?> timer;
     private long timerAt = NONE;
 
@@ -164,14 +171,42 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
+    /**
+     * Unwritable: the client is not taking our responses as fast as we produce them. Reading stops
+     * at the next request (see {@link #channelRead}) and the write watch starts: if the client
+     * takes none of the pending bytes within the write-stall timeout, the connection is closed.
+     * Writable again: streams resume, parked requests are read, and an idle period may start.
+     */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable() && !writabilityWaiters.isEmpty()) {
-            List<CompletableFuture<Void>> ready = new ArrayList<>(writabilityWaiters);
-            writabilityWaiters.clear();
-            for (CompletableFuture<Void> w : ready) w.complete(null);
+        if (ctx.channel().isWritable()) {
+            writeWatchDeadline = NONE;
+            if (!writabilityWaiters.isEmpty()) {
+                List<CompletableFuture<Void>> ready = new ArrayList<>(writabilityWaiters);
+                writabilityWaiters.clear();
+                for (CompletableFuture<Void> w : ready) w.complete(null);
+            }
+            if (awaitingHead && outstanding == 0 && headDeadline == NONE) {
+                idleDeadline = System.nanoTime() + timeouts.idle().toNanos(); // idle from when the response drained
+                arm(idleDeadline);
+            }
+            progress();
+        } else if (writeWatchDeadline == NONE) {
+            startWriteWatch(System.nanoTime());
         }
         ctx.fireChannelWritabilityChanged();
+    }
+
+    private void startWriteWatch(long now) {
+        pendingAtWatch = pendingBytes();
+        enqueuedAtWatch = enqueuedBytes;
+        writeWatchDeadline = now + timeouts.writeStall().toNanos();
+        arm(writeWatchDeadline);
+    }
+
+    private long pendingBytes() {
+        io.netty.channel.ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        return out == null ? 0 : out.totalPendingWriteBytes();
     }
 
     @Override
@@ -214,9 +249,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (!backlog.isEmpty() || (msg instanceof HttpRequest && outstanding >= pending.length)) {
-            // Pipelining cap reached: park the message and stop reading the socket, so TCP pushes
-            // back on the client. What is parked is bounded by one read's worth of bytes.
+        if (!backlog.isEmpty() || (msg instanceof HttpRequest && mustPark())) {
+            // Pipelining cap reached, or the client is not reading our responses: park the message
+            // and stop reading the socket, so TCP pushes back on the client. What is parked is
+            // bounded by one read's worth of bytes.
             backlog.add(msg);
             ctx.channel().config().setAutoRead(false);
             return;
@@ -433,6 +469,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     || server.draining && outstanding == 1 && reading == READ_HEAD && backlog.isEmpty();
             if (ex.reply instanceof Reply.Full f) {
                 connectionHeader(f.response(), ex, close);
+                enqueuedBytes += f.response().content().readableBytes();
                 ctx.write(f.response());
                 needsFlush = true;
                 finish(ex);
@@ -479,14 +516,22 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private void readBacklog() {
         while (!backlog.isEmpty() && reading != CLOSED) {
             Object m = backlog.peek();
-            if (m instanceof HttpRequest && outstanding >= pending.length) return;
+            if (m instanceof HttpRequest && mustPark()) return;
             backlog.poll();
             handle(m);
         }
-        if (backlog.isEmpty() && reading != CLOSED && outstanding < pending.length
-                && !ctx.channel().config().isAutoRead()) {
+        if (backlog.isEmpty() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
+    }
+
+    /**
+     * @return whether the next request must wait: the pipelining ring is full, or the responses
+     *     already produced are not draining (without this a client that pipelines and never reads
+     *     would make us buffer responses without bound)
+     */
+    private boolean mustPark() {
+        return outstanding >= pending.length || !ctx.channel().isWritable();
     }
 
     private static void connectionHeader(HttpResponse res, Exchange ex, boolean close) {
@@ -555,6 +600,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void writeChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> done) {
+        enqueuedBytes += chunk.readableBytes();
         ctx.write(ex.http10 ? chunk : new DefaultHttpContent(chunk));
         needsFlush = true;
         if (ctx.channel().isWritable()) done.complete(null);
@@ -616,8 +662,24 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         long now = System.nanoTime();
         if (awaitingHead && outstanding == 0) {
             long d = headDeadline != NONE ? headDeadline : idleDeadline;
-            if (d <= now) {
+            // A connection whose last response is still going out is not idle: the write watch decides.
+            if (d <= now && (headDeadline != NONE || ctx.channel().isWritable())) {
                 // Idle keep-alive, or a head that never finished (slowloris): close silently.
+                reading = CLOSED;
+                ctx.close();
+                return;
+            }
+        }
+        if (writeWatchDeadline <= now) {
+            long pendingNow = pendingBytes();
+            long drained = pendingAtWatch + (enqueuedBytes - enqueuedAtWatch) - pendingNow;
+            if (ctx.channel().isWritable() || pendingNow == 0) {
+                writeWatchDeadline = NONE;
+            } else if (drained > 0) {
+                startWriteWatch(now); // slow, but the client is reading
+            } else {
+                LOG.debug("connection {}: no response byte taken for {} ms (writeStallTimeout), closing", ctx.channel(),
+                        timeouts.writeStall().toMillis());
                 reading = CLOSED;
                 ctx.close();
                 return;
@@ -646,9 +708,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         flushUnlessReading();
         long next = NONE;
-        if (awaitingHead && outstanding == 0) next = Math.min(headDeadline, idleDeadline);
+        // While a response is still going out, idleness waits for it (channelWritabilityChanged restarts it).
+        if (awaitingHead && outstanding == 0) next = Math.min(headDeadline, ctx.channel().isWritable() ? idleDeadline : NONE);
         if (reading == READ_BODY) next = Math.min(next, stallDeadline);
         if (reading == DISCARD) next = Math.min(next, drainDeadline);
+        next = Math.min(next, writeWatchDeadline);
         for (Exchange ex : pending) {
             if (ex != null && ex.reply == null && ex.isRunning()) next = Math.min(next, ex.deadlineNanos);
         }

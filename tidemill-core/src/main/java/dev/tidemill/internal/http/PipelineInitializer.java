@@ -10,12 +10,14 @@ import io.netty.handler.codec.http.HttpResponseEncoder;
 
 /**
  * The per-connection pipeline, in the order bytes meet it: {@link BytesArrived} (starts the
- * header-read timer), {@link RequestDecoder} (Netty's HTTP/1.1 parser with our size limits), the
+ * header-read timer), {@link RequestDecoder} (Netty's HTTP/1.1 parser behind our strict head
+ * check, with our size limits), the
  * response encoder, and the {@link ConnectionHandler}.
  */
 public final class PipelineInitializer extends ChannelInitializer<SocketChannel> {
     private final ServerContext server;
     private final HttpDecoderConfig decoderConfig;
+    private final int headBound;
 
     /** @param server shared server state */
     public PipelineInitializer(ServerContext server) {
@@ -29,12 +31,14 @@ public final class PipelineInitializer extends ChannelInitializer<SocketChannel>
                 .setAllowDuplicateContentLengths(false)
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
+        // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
+        this.headBound = limits.maxRequestLineBytes() + limits.maxHeaderBytes() + 2 * (limits.maxHeaderCount() + 2) + 64;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         server.connections.add(ch);
-        RequestDecoder decoder = new RequestDecoder(decoderConfig);
+        RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound);
         ConnectionHandler connection = new ConnectionHandler(server, decoder);
         ch.pipeline()
                 .addLast("bytes-arrived", new BytesArrived(connection))

@@ -81,6 +81,9 @@ final class RequestGate {
             return new Verdict(Problem.of(400, "Bad Request", hosts == 0
                     ? "HTTP/1.1 requires a Host header" : "more than one Host header"), true);
         }
+        if (hosts == 1 && !validHost(h.get(HttpHeaderNames.HOST))) {
+            return new Verdict(Problem.of(400, "Bad Request", "invalid Host header (RFC 9110 7.2: host [ \":\" port ])"), true);
+        }
         int lengths = counted != null ? counted.contentLengthFields() : h.getAll(HttpHeaderNames.CONTENT_LENGTH).size();
         if (lengths > 1 || lengths == 1 && h.get(HttpHeaderNames.CONTENT_LENGTH).indexOf(',') >= 0) {
             // Netty checks this for HTTP/1.1 only; a second length is a smuggling vector on any version.
@@ -95,16 +98,29 @@ final class RequestGate {
                 return new Verdict(Problem.of(400, "Bad Request", "unsupported Transfer-Encoding: only a single 'chunked' is accepted"), true);
             }
         }
-        if (ex.path == null) {
-            return new Verdict(Problem.of(400, "Bad Request", "invalid request target"), false);
+        if (!server.router.knowsMethod(ex.method)) {
+            return new Verdict(Problem.of(501, "Not Implemented", "no route of this server uses the method "
+                    + truncate(ex.method)), false);
         }
-
+        if (ex.path == null) {
+            return new Verdict(Problem.of(400, "Bad Request", "invalid request target: only origin-form (/path) and "
+                    + "absolute-form (http://host/path) are served"), false);
+        }
         if (ex.path.indexOf('%') >= 0) {
             try {
-                PathDecoder.decode(ex.path); // validity only: routing works on the raw path
+                // validity only: routing works on the raw path
+                if (PathDecoder.decode(ex.path).indexOf('\0') >= 0) {
+                    return new Verdict(Problem.of(400, "Bad Request", "a NUL byte (%00) in the path"), false);
+                }
             } catch (MalformedEncodingException e) {
                 return new Verdict(Problem.of(400, "Bad Request", "invalid percent-encoding in the path"), false);
             }
+        }
+        if (hasDotSegment(ex.path)) {
+            // Not normalised: a proxy in front may normalise differently, and a path that means
+            // different things to two parsers must not reach a handler.
+            return new Verdict(Problem.of(400, "Bad Request", "dot segments ('.' or '..', encoded or not) are not "
+                    + "accepted in the path"), false);
         }
         Router.Match<Endpoint> match = server.router.match(ex.method, ex.path);
         if (match instanceof Router.NotFound<Endpoint>) {
@@ -163,10 +179,14 @@ final class RequestGate {
         if (cause instanceof RequestDecoder.AmbiguousFramingException) {
             return new Verdict(Problem.of(400, "Bad Request", "Content-Length together with Transfer-Encoding"), true);
         }
+        if (cause instanceof HeadValidator.MalformedHeadException m) {
+            return new Verdict(Problem.of(m.status(), m.status() == 400 ? "Bad Request" : "Invalid Request", m.getMessage()), true);
+        }
         if (cause instanceof TooLongFrameException) {
             return new Verdict(Problem.of(400, "Bad Request", "a protocol element is too long"), true);
         }
-        return new Verdict(Problem.of(400, "Bad Request", "malformed request"), true);
+        String why = cause == null || cause.getMessage() == null ? "" : ": " + truncate(printable(cause.getMessage()));
+        return new Verdict(Problem.of(400, "Bad Request", "malformed request" + why), true);
     }
 
     /** @return the path of an origin-form or absolute-form target, or null if it is neither */
@@ -203,6 +223,62 @@ final class RequestGate {
 
     static boolean expectsContinue(HttpRequest req) {
         return !HttpVersion.HTTP_1_0.equals(req.protocolVersion()) && req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
+    }
+
+    /** @return whether a segment of the raw path is '.' or '..', literally or percent-encoded */
+    static boolean hasDotSegment(String rawPath) {
+        int start = 1;
+        while (start <= rawPath.length()) {
+            int end = rawPath.indexOf('/', start);
+            if (end < 0) end = rawPath.length();
+            String seg = rawPath.substring(start, end);
+            if (seg.indexOf('%') >= 0) seg = seg.replace("%2e", ".").replace("%2E", ".");
+            if (seg.equals(".") || seg.equals("..")) return true;
+            start = end + 1;
+        }
+        return false;
+    }
+
+    /**
+     * @param host a Host field value
+     * @return whether it is {@code uri-host [":" port]} (RFC 9110 7.2, RFC 3986 3.2.2): empty, an IP
+     *     literal in brackets, or a reg-name / IPv4 of unreserved, percent-encoded and sub-delim
+     *     characters, then an optional port of up to five digits
+     */
+    static boolean validHost(String host) {
+        String h = host.trim();
+        int i = 0;
+        if (h.startsWith("[")) {
+            int close = h.indexOf(']');
+            if (close < 0) return false;
+            for (int k = 1; k < close; k++) {
+                char c = h.charAt(k);
+                if (!(Character.digit(c, 16) >= 0 || c == ':' || c == '.')) return false;
+            }
+            i = close + 1;
+        } else {
+            while (i < h.length() && h.charAt(i) != ':') {
+                char c = h.charAt(i);
+                boolean ok = c < 128 && (Character.isLetterOrDigit(c) || "-._~!$&'()*+,;=%".indexOf(c) >= 0);
+                if (!ok) return false;
+                i++;
+            }
+        }
+        if (i == h.length()) return true;
+        if (h.charAt(i) != ':') return false;
+        String port = h.substring(i + 1);
+        if (port.length() > 5) return false;
+        for (int k = 0; k < port.length(); k++) if (port.charAt(k) < '0' || port.charAt(k) > '9') return false;
+        return true;
+    }
+
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return b.toString();
     }
 
     private static String truncate(String s) {

@@ -165,6 +165,16 @@ public final class Router<T> {
     }
 
     /**
+     * @param method a request method
+     * @return whether any route uses it (HEAD counts wherever GET has a route): a method no route
+     *     uses is one this server does not implement (501), not one a path disallows (405)
+     */
+    public boolean knowsMethod(String method) {
+        if (java.util.Arrays.binarySearch(methods, method) >= 0) return true;
+        return method.equals("HEAD") && java.util.Arrays.binarySearch(methods, "GET") >= 0;
+    }
+
+    /**
      * @param rawPath the path as sent, percent-encoded, without the query string
      * @return the sorted methods that have a route for this path, HEAD included wherever GET is
      */

@@ -1,0 +1,232 @@
+package dev.tidemill.internal.http;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Checks the bytes of a request head against the HTTP/1.1 grammar (RFC 9112 sections 2-5, RFC
+ * 9110 section 5) before Netty's decoder parses it, because the decoder is lenient where a
+ * lenient parser behind a strict proxy (or the other way round) is how requests get smuggled: it
+ * skips any number of control bytes before a request, splits the request line on runs of
+ * whitespace, unfolds obs-fold, and leaves field-value bytes to header validation. Here a head is
+ * refused with 400 (and the connection closed) for: more than {@link #MAX_EMPTY_LINES} empty lines
+ * before the request line; a bare CR or a bare LF anywhere; a request line that is not exactly
+ * {@code method SP target SP HTTP/d.d} with a token method, a target of visible ASCII without
+ * {@code # \ " < >}; a header line that starts with whitespace (obs-fold), has no colon, an empty
+ * name, a name with a non-token byte (whitespace before the colon included), or a value with a
+ * control byte other than HTAB.
+ *
+ * <p>The check is incremental: the decoder feeds it the bytes of a head as they arrive, it
+ * remembers where it stopped, and a head trickled in one byte at a time is still scanned once. It
+ * only reads; the decoder parses the same bytes once the head is complete. Cost: one pass over
+ * the head's bytes (a few hundred for a typical request).
+ */
+final class HeadValidator {
+    /** Empty lines (CRLF) tolerated before a request line (RFC 9112 2.2 asks for at least one). */
+    static final int MAX_EMPTY_LINES = 8;
+
+    /** The head is malformed: answer {@code status} with {@code detail}, then close. */
+    static final class MalformedHeadException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        MalformedHeadException(int status, String detail) {
+            super(detail, null);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
+    }
+
+    /** Returned by {@link #feed} while the head is not complete yet. */
+    static final int INCOMPLETE = -1;
+
+    private enum State { EMPTY_LINES, METHOD, TARGET, VERSION, REQUEST_LINE_LF, LINE_START, NAME, VALUE, LINE_LF, END_LF }
+
+    private static final boolean[] TCHAR = new boolean[128];
+    private static final boolean[] TARGET_CHAR = new boolean[128];
+
+    static {
+        for (char c = '0'; c <= '9'; c++) TCHAR[c] = true;
+        for (char c = 'a'; c <= 'z'; c++) TCHAR[c] = true;
+        for (char c = 'A'; c <= 'Z'; c++) TCHAR[c] = true;
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) TCHAR[c] = true;
+        for (char c = 0x21; c < 0x7f; c++) TARGET_CHAR[c] = true;
+        // '#' starts a fragment (never sent in a request); the rest are not URI characters and no
+        // browser sends them unencoded. { } | ^ ` stay allowed: browsers leave them in query strings.
+        for (char c : "#\\\"<>".toCharArray()) TARGET_CHAR[c] = false;
+    }
+
+    private State state = State.EMPTY_LINES;
+    /** Bytes of the current head already scanned, counted from where the head starts. */
+    private int scanned;
+    private int emptyLines;
+    private int tokenLength;
+    private int line;
+    private final StringBuilder version = new StringBuilder(8);
+
+    /** Starts over for the next head. */
+    void reset() {
+        state = State.EMPTY_LINES;
+        scanned = 0;
+        emptyLines = 0;
+        tokenLength = 0;
+        line = 0;
+        version.setLength(0);
+    }
+
+    /**
+     * Scans the head's bytes that arrived since the last call.
+     *
+     * @param buf the decoder's cumulation; the head starts at its reader index
+     * @return the length of the complete head (through its final CRLF CRLF), or {@link #INCOMPLETE}
+     * @throws MalformedHeadException at the first byte the grammar does not allow
+     */
+    int feed(ByteBuf buf) {
+        int start = buf.readerIndex();
+        int end = buf.writerIndex();
+        for (int i = start + scanned; i < end; i++) {
+            int b = buf.getByte(i) & 0xff;
+            scanned++;
+            switch (state) {
+                case EMPTY_LINES -> {
+                    if (b == '\r') {
+                        state = State.REQUEST_LINE_LF;
+                        tokenLength = -1; // marks "CR of an empty line"
+                    } else if (b == '\n') {
+                        throw bad("a bare LF before the request line");
+                    } else {
+                        state = State.METHOD;
+                        tokenLength = 0;
+                        method(b);
+                    }
+                }
+                case METHOD -> method(b);
+                case TARGET -> {
+                    if (b == ' ') {
+                        if (tokenLength == 0) throw bad("more than one space between the method and the target");
+                        state = State.VERSION;
+                        version.setLength(0);
+                    } else if (b < 128 && TARGET_CHAR[b]) {
+                        tokenLength++;
+                    } else if (b == '\r' || b == '\n') {
+                        throw bad("request line without an HTTP version (HTTP/0.9 is not served)");
+                    } else {
+                        throw bad("request target: " + describe(b) + " is not allowed (RFC 3986)");
+                    }
+                }
+                case VERSION -> {
+                    if (b == '\r') {
+                        checkVersion();
+                        state = State.REQUEST_LINE_LF;
+                    } else if (version.length() >= 8 || b == ' ' || b < 0x21 || b > 0x7e) {
+                        throw bad(b == ' ' ? "request line: more than three parts, or a space after the version"
+                                : "request line: malformed HTTP version");
+                    } else {
+                        version.append((char) b);
+                    }
+                }
+                case REQUEST_LINE_LF -> {
+                    if (b != '\n') throw bad("a bare CR in the request line");
+                    if (tokenLength == -1) { // an empty line before the request line
+                        if (++emptyLines > MAX_EMPTY_LINES) throw bad("more than " + MAX_EMPTY_LINES + " empty lines before the request line");
+                        state = State.EMPTY_LINES;
+                    } else {
+                        state = State.LINE_START;
+                    }
+                }
+                case LINE_START -> {
+                    line++;
+                    if (b == '\r') {
+                        state = State.END_LF;
+                    } else if (b == ' ' || b == '\t') {
+                        throw bad(line == 1 ? "whitespace before the first header line (RFC 9112 2.2)"
+                                : "header line " + line + ": obs-fold (a line starting with whitespace) is not accepted (RFC 9112 5.2)");
+                    } else if (b == ':') {
+                        throw bad("header line " + line + ": empty field name");
+                    } else {
+                        state = State.NAME;
+                        name(b);
+                    }
+                }
+                case NAME -> {
+                    if (b == ':') state = State.VALUE; else name(b);
+                }
+                case VALUE -> {
+                    if (b == '\r') {
+                        state = State.LINE_LF;
+                    } else if (b == '\n') {
+                        throw bad("header line " + line + ": a bare LF");
+                    } else if ((b < 0x20 && b != '\t') || b == 0x7f) {
+                        throw bad("header line " + line + ": " + describe(b) + " in a field value (RFC 9110 5.5)");
+                    }
+                }
+                case LINE_LF -> {
+                    if (b != '\n') throw bad("header line " + line + ": a bare CR");
+                    state = State.LINE_START;
+                }
+                case END_LF -> {
+                    if (b != '\n') throw bad("a bare CR ending the header block");
+                    int length = scanned;
+                    reset();
+                    return length;
+                }
+                default -> throw new IllegalStateException(state.toString());
+            }
+        }
+        return INCOMPLETE;
+    }
+
+    /** @return bytes scanned of a head not yet complete */
+    int pending() {
+        return scanned;
+    }
+
+    private void method(int b) {
+        if (b == ' ') {
+            if (tokenLength == 0) throw bad("request line starts with a space");
+            state = State.TARGET;
+            tokenLength = 0;
+        } else if (b < 128 && TCHAR[b]) {
+            tokenLength++;
+        } else if (b == '\r' || b == '\n') {
+            throw bad("request line: " + (tokenLength == 0 ? "empty" : "no target and no version"));
+        } else {
+            throw bad("request method: " + describe(b) + " is not a token character");
+        }
+    }
+
+    private void name(int b) {
+        if (b == '\r' || b == '\n') throw bad("header line " + line + ": no colon");
+        if (b == ' ' || b == '\t') throw bad("header line " + line + ": whitespace in the field name or before the colon (RFC 9112 5.1)");
+        if (b >= 128 || !TCHAR[b]) throw bad("header line " + line + ": " + describe(b) + " in a field name (RFC 9110 5.1)");
+    }
+
+    private void checkVersion() {
+        String v = version.toString();
+        if (v.length() != 8 || !v.startsWith("HTTP/") || !digit(v.charAt(5)) || v.charAt(6) != '.' || !digit(v.charAt(7))) {
+            throw bad("request line: malformed HTTP version '" + printable(v) + "' (expected HTTP/1.1)");
+        }
+        // A well-formed version we do not speak (HTTP/2.0, HTTP/0.9) passes here: the gate answers 505.
+    }
+
+    private static boolean digit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static String describe(int b) {
+        if (b >= 0x21 && b < 0x7f) return "'" + (char) b + "'";
+        return String.format("byte 0x%02x", b);
+    }
+
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char c : s.toCharArray()) b.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\x%02x", (int) c));
+        return b.toString();
+    }
+
+    private static MalformedHeadException bad(String detail) {
+        return new MalformedHeadException(400, detail);
+    }
+}
