@@ -33,7 +33,8 @@ class HardeningCatalogTest {
             ResponseFramingTest.class, ResponseFramingTest.EXPECT,
             HandlerFaultsTest.class, HandlerFaultsTest.CAT,
             OverloadTest.class, OverloadTest.CAT,
-            GracefulShutdownUnderLoadTest.class, GracefulShutdownUnderLoadTest.CAT);
+            GracefulShutdownUnderLoadTest.class, GracefulShutdownUnderLoadTest.CAT,
+            CompressedBodiesTest.class, CompressedBodiesTest.CAT);
 
     @Test
     void everyCaseHasASourceAndAUniqueName() {

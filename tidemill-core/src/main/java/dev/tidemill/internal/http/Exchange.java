@@ -3,6 +3,7 @@ package dev.tidemill.internal.http;
 import dev.tidemill.Param;
 import dev.tidemill.Request;
 import dev.tidemill.internal.codec.BodyBinder;
+import dev.tidemill.internal.codec.ContentDecoding;
 import dev.tidemill.internal.dispatch.WorkerLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -53,6 +54,8 @@ final class Exchange implements Request {
     String[] pathValues;
     Map<String, List<String>> query;
     byte[] body = NO_BODY;
+    /** The body's content codings, in the order applied; decoded (and emptied) on first access. */
+    List<String> codings = List.of();
     long deadlineNanos = Long.MAX_VALUE;
     boolean continuePending;
 
@@ -232,18 +235,24 @@ final class Exchange implements Request {
 
     @Override
     public byte[] body() {
+        if (!codings.isEmpty()) {
+            // decoded here, on the handler's thread, bounded by the route's body limit
+            List<String> applied = codings;
+            codings = List.of();
+            body = ContentDecoding.decode(body, applied, endpoint.maxBodyBytes());
+        }
         return body;
     }
 
     @Override
     public String bodyText() {
         String ct = headers.get(HttpHeaderNames.CONTENT_TYPE);
-        return new String(body, ct == null ? StandardCharsets.UTF_8 : BodyBinder.charset(ct));
+        return new String(body(), ct == null ? StandardCharsets.UTF_8 : BodyBinder.charset(ct));
     }
 
     @Override
     public <T> T body(Class<T> type) {
-        return connection.server().binder().bind(header("Content-Type"), body, type);
+        return connection.server().binder().bind(header("Content-Type"), body(), type);
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.tidemill.internal.http;
 
 import dev.tidemill.Limits;
 import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import dev.tidemill.internal.codec.ContentDecoding;
 import dev.tidemill.internal.routing.MalformedEncodingException;
 import dev.tidemill.internal.routing.ParamCoercer;
 import dev.tidemill.internal.routing.PathDecoder;
@@ -142,6 +144,13 @@ final class RequestGate {
         String expect = ex.http10 ? null : h.get(HttpHeaderNames.EXPECT); // RFC 9110 10.1.1: ignored for HTTP/1.0
         if (expect != null && !expect.trim().equalsIgnoreCase("100-continue")) {
             return new Verdict(Problem.of(417, "Expectation Failed", "only 'Expect: 100-continue' is supported"), true);
+        }
+
+        try {
+            ex.codings = ContentDecoding.check(h.get(HttpHeaderNames.CONTENT_ENCODING));
+        } catch (ProblemException e) {
+            // RFC 9110 15.5.16: say which codings would be accepted
+            return new Verdict(e.problem(), false, "Accept-Encoding", ContentDecoding.SUPPORTED);
         }
 
         int q = ex.uri.indexOf('?');

@@ -1,0 +1,111 @@
+package dev.tidemill.internal.codec;
+
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.InflaterInputStream;
+
+/**
+ * Request bodies sent with {@code Content-Encoding} (RFC 9110 8.4): {@code gzip} (and its alias
+ * {@code x-gzip}), {@code deflate} (the zlib format), {@code br} and {@code zstd}, at most
+ * {@link #MAX_CODINGS} stacked. Decoding is bounded by the route's body limit: the decoded bytes
+ * count against {@code maxBodyBytes} as they come out, so a bomb (a few KiB that inflate to
+ * gigabytes) stops at the limit plus one byte with a 413, having allocated no more than that.
+ * Any other coding is refused with 415 before the body is read ({@link #check}).
+ *
+ * <p>Decoding runs where the handler runs, on first access to the body, not on the I/O thread:
+ * inflating 16 MiB costs tens of milliseconds that must not stall other connections.
+ */
+public final class ContentDecoding {
+    /** Stacked codings accepted, e.g. {@code gzip, br}; more is refused with 415. */
+    public static final int MAX_CODINGS = 2;
+    /** What {@code Accept-Encoding} lists on a 415. */
+    public static final String SUPPORTED = "gzip, deflate, br, zstd";
+
+    private ContentDecoding() {}
+
+    /**
+     * @param header the request's {@code Content-Encoding} value, or null
+     * @return the codings in the order they were applied, identity left out; empty for none
+     * @throws ProblemException 415 naming an unsupported coding, or too many stacked
+     */
+    public static List<String> check(String header) {
+        if (header == null) return List.of();
+        List<String> codings = new ArrayList<>(2);
+        for (String part : header.split(",")) {
+            String c = part.trim().toLowerCase(Locale.ROOT);
+            if (c.isEmpty() || c.equals("identity")) continue;
+            if (!(c.equals("gzip") || c.equals("x-gzip") || c.equals("deflate") || c.equals("br") || c.equals("zstd"))) {
+                throw unsupported("Content-Encoding '" + printable(c) + "' is not supported; supported: " + SUPPORTED);
+            }
+            codings.add(c);
+        }
+        if (codings.size() > MAX_CODINGS) {
+            throw unsupported("more than " + MAX_CODINGS + " stacked content codings");
+        }
+        return List.copyOf(codings);
+    }
+
+    /**
+     * Decodes a body, last-applied coding first.
+     *
+     * @param body the body as received
+     * @param codings from {@link #check}, in the order applied
+     * @param limit the route's body limit (bytes)
+     * @return the decoded body
+     * @throws ProblemException 413 once the decoded size passes the limit; 400 for corrupt data
+     */
+    public static byte[] decode(byte[] body, List<String> codings, long limit) {
+        byte[] b = body;
+        for (int i = codings.size() - 1; i >= 0; i--) b = decodeOne(b, codings.get(i), limit);
+        return b;
+    }
+
+    private static byte[] decodeOne(byte[] body, String coding, long limit) {
+        try (InputStream in = open(coding, new ByteArrayInputStream(body))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(body.length * 4, 1 << 16) + 16);
+            byte[] buf = new byte[16 * 1024];
+            long total = 0;
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                total += n;
+                if (total > limit) {
+                    throw new ProblemException(Problem.of(413, "Content Too Large", "the " + coding
+                            + "-decoded body exceeds the " + limit + "-byte limit (maxBodyBytes)"));
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ProblemException p) throw p;
+            throw new ProblemException(Problem.of(400, "Bad Request", "the body is not valid " + coding + " data"));
+        }
+    }
+
+    private static InputStream open(String coding, InputStream raw) throws IOException {
+        return switch (coding) {
+            case "gzip", "x-gzip" -> new GZIPInputStream(raw, 16 * 1024);
+            case "deflate" -> new InflaterInputStream(raw);
+            case "br" -> new org.brotli.dec.BrotliInputStream(raw);
+            case "zstd" -> new com.github.luben.zstd.ZstdInputStreamNoFinalizer(raw);
+            default -> throw new IllegalArgumentException(coding);
+        };
+    }
+
+    private static ProblemException unsupported(String detail) {
+        return new ProblemException(Problem.of(415, "Unsupported Media Type", detail));
+    }
+
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char c : s.toCharArray()) b.append(c >= 0x21 && c < 0x7f ? c : '?');
+        return b.length() > 40 ? b.substring(0, 40) + "..." : b.toString();
+    }
+}
