@@ -1,0 +1,131 @@
+package dev.tidemill.hardening;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tidemill.testing.RawConnection;
+import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TestResponse;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Not part of the normal suite (tag {@code differential}; run by {@code bench/differential.sh}):
+ * sends every case of categories 1-4 to Tidemill and to nginx on loopback and prints where they
+ * disagree: status (or close) and whether the request smuggled behind the case was served. The
+ * judgement of each disagreement is in docs/security.md.
+ */
+@Tag("differential")
+class DifferentialCheck {
+
+    /** What one server did with one case. */
+    record Outcome(String answer, boolean smuggledServed) {
+        @Override
+        public String toString() {
+            return answer + (smuggledServed ? " +SMUGGLED" : "");
+        }
+    }
+
+    static Stream<HostileCase> cases() {
+        return Stream.of(FramingAndSmugglingTest.cases(), HeaderSyntaxTest.cases(), MalformedChunkedBodyTest.cases(),
+                RequestLineAndHostTest.cases()).flatMap(s -> s);
+    }
+
+    @Test
+    void tidemillAgainstNginx() throws Exception {
+        Optional<Path> nginx = Stream.of("/usr/sbin/nginx", "/usr/bin/nginx").map(Path::of).filter(Files::isExecutable).findFirst();
+        assumeTrue(nginx.isPresent(), "nginx is not installed (apt-get install nginx-light)");
+        Path dir = Files.createTempDirectory("tidemill-differential-");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Files.writeString(dir.resolve("nginx.conf"), """
+                daemon off;
+                master_process off;
+                worker_processes 1;
+                pid %1$s/nginx.pid;
+                error_log %1$s/error.log warn;
+                events { worker_connections 256; }
+                http {
+                    access_log off;
+                    client_body_temp_path %1$s/body;
+                    proxy_temp_path %1$s/proxy;
+                    fastcgi_temp_path %1$s/fastcgi;
+                    uwsgi_temp_path %1$s/uwsgi;
+                    scgi_temp_path %1$s/scgi;
+                    server {
+                        listen 127.0.0.1:%2$d;
+                        location = /ok { return 200 "ok"; }
+                        location /echo { return 200 "echo"; }
+                        location = /smuggled { return 200 "smuggled"; }
+                    }
+                }
+                """.formatted(dir, port));
+        Process p = new ProcessBuilder(nginx.get().toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
+                "-e", dir.resolve("error.log").toString()).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
+        try (HostileServer tidemill = HostileServer.start();
+             TestClient ngx = TestClient.connectTo("127.0.0.1", port).timeout(Duration.ofSeconds(5))) {
+            waitForPort(ngx);
+            List<String> rows = new ArrayList<>();
+            int same = 0;
+            for (HostileCase c : cases().toList()) {
+                Outcome t = outcome(tidemill.client, c);
+                Outcome n = outcome(ngx, c);
+                if (t.equals(n)) {
+                    same++;
+                } else {
+                    rows.add(String.format("| %s | %s | %s | %s |", c.category(), c.name().replace("|", "\\|"), t, n));
+                }
+            }
+            System.out.println("differential: " + same + " cases agree, " + rows.size() + " disagree\n"
+                    + "| category | case | tidemill | nginx |\n|---|---|---|---|\n" + String.join("\n", rows));
+        } finally {
+            p.destroy();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void waitForPort(TestClient c) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            try {
+                c.get("/ok");
+                return;
+            } catch (RuntimeException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IllegalStateException("nginx did not start");
+    }
+
+    private static Outcome outcome(TestClient client, HostileCase c) {
+        try (RawConnection raw = client.raw()) {
+            raw.write(c.bytes() + HostileServer.SMUGGLED);
+            Optional<TestResponse> first;
+            try {
+                first = raw.readResponseOrClose();
+            } catch (RuntimeException e) {
+                return new Outcome("timeout/garbled", false);
+            }
+            if (first.isEmpty()) return new Outcome("close", false);
+            boolean smuggled = false;
+            try {
+                Optional<TestResponse> second = raw.readResponseOrClose();
+                smuggled = second.isPresent() && second.get().text().equals("smuggled");
+            } catch (RuntimeException ignored) {
+                // no second response
+            }
+            int status = first.get().status();
+            return new Outcome(status >= 200 && status < 300 ? "2xx" : Integer.toString(status), smuggled);
+        }
+    }
+}
