@@ -10,6 +10,7 @@ out="bench/fuzz-findings/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 ./tidemill build >/dev/null
+touch "$out/.started"
 JAZZER_MAX_DURATION="${seconds}s" mvn -B -pl tidemill-core surefire:test@fuzz 2>&1 | tee "$out/fuzz.log" || true
-find tidemill-core/src/test/resources -name 'crash-*' -newer "$out/fuzz.log" -exec cp {} "$out/" \; 2>/dev/null || true
+find tidemill-core/src/test/resources -name 'crash-*' -newer "$out/.started" -exec cp {} "$out/" \; 2>/dev/null || true
 echo "findings and log: $out"
