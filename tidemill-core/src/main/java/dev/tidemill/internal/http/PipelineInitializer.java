@@ -37,6 +37,11 @@ public final class PipelineInitializer extends ChannelInitializer<SocketChannel>
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        configure(ch);
+    }
+
+    /** Builds the pipeline on any channel (a socket here; an {@code EmbeddedChannel} in the fuzz test). */
+    void configure(io.netty.channel.Channel ch) {
         server.connections.add(ch);
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound);
         ConnectionHandler connection = new ConnectionHandler(server, decoder);
