@@ -91,7 +91,7 @@ public final class OpenLoopGenerator {
      * @param durationMillis release window
      * @param sent requests released (rate x duration)
      * @param count requests answered 2xx (the histogram's count)
-     * @param errors non-2xx answers, failed writes and requests lost with their connection
+     * @param errors answers other than 2xx and 503, failed writes and requests lost with their connection
      * @param incomplete requests neither answered nor failed when the drain time ran out
      * @param p50Micros median
      * @param p90Micros 90th percentile
@@ -102,12 +102,14 @@ public final class OpenLoopGenerator {
      * @param lateSends releases later than 1 ms
      * @param queuedSends requests that found every connection busy and waited for one
      * @param behindSchedule whether the generator fell behind (see the class comment)
-     * @param histogram the latencies (microseconds)
+     * @param histogram the latencies of 2xx answers (microseconds)
+     * @param shed 503 answers: requests the server turned away under its concurrency limit
+     * @param shedP99Micros 99th percentile latency of those 503 answers (how fast a refusal came back)
      */
     public record Result(int rate, int connections, long durationMillis, long sent, long count, long errors,
                          long incomplete, long p50Micros, long p90Micros, long p99Micros, long maxMicros, double meanMicros,
                          long maxScheduleLagMicros, long lateSends, long queuedSends, boolean behindSchedule,
-                         Histogram histogram) {}
+                         Histogram histogram, long shed, long shedP99Micros) {}
 
     /**
      * Connects, runs for the duration, waits for the outstanding requests (up to the drain time),
@@ -183,6 +185,7 @@ public final class OpenLoopGenerator {
     /** Everything mutable, touched only on the event loop. */
     private final class State {
         final Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        final Histogram shedHistogram = new Histogram(HIGHEST_MICROS, 3);
         final ArrayDeque<Channel> idle = new ArrayDeque<>();
         final ArrayDeque<Long> waiting = new ArrayDeque<>();
         final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -224,10 +227,14 @@ public final class OpenLoopGenerator {
             });
         }
 
-        void finished(Channel c, long intended, boolean ok, boolean reusable) {
+        /** @param status the answer's status code, or -1 when the request was lost with its connection */
+        void finished(Channel c, long intended, int status, boolean reusable) {
             inFlight--;
-            if (ok) {
-                histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, (System.nanoTime() - intended) / 1_000)));
+            long micros = Math.min(HIGHEST_MICROS, Math.max(0, (System.nanoTime() - intended) / 1_000));
+            if (status >= 200 && status < 300) {
+                histogram.recordValue(micros);
+            } else if (status == 503) {
+                shedHistogram.recordValue(micros);
             } else {
                 errors++;
             }
@@ -245,12 +252,13 @@ public final class OpenLoopGenerator {
 
         Result result(long total) {
             long count = histogram.getTotalCount();
-            long incomplete = Math.max(0, total - count - errors);
+            long shed = shedHistogram.getTotalCount();
+            long incomplete = Math.max(0, total - count - shed - errors);
             boolean behind = maxLag > MAX_LAG_NANOS || late * 100 > Math.max(1, released);
             return new Result(rate, connections, TimeUnit.NANOSECONDS.toMillis(durationNanos), released, count, errors,
                     incomplete, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
                     histogram.getValueAtPercentile(99), histogram.getMaxValue(), count == 0 ? 0 : histogram.getMean(),
-                    maxLag / 1_000, late, queued, behind, histogram.copy());
+                    maxLag / 1_000, late, queued, behind, histogram.copy(), shed, shedHistogram.getValueAtPercentile(99));
         }
     }
 
@@ -268,15 +276,14 @@ public final class OpenLoopGenerator {
             long t = intended;
             intended = -1;
             if (t < 0) return; // unsolicited
-            int code = res.status().code();
-            state.finished(ctx.channel(), t, code >= 200 && code < 300, true);
+            state.finished(ctx.channel(), t, res.status().code(), true);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             long t = intended;
             intended = -1;
-            if (t >= 0) state.finished(ctx.channel(), t, false, false);
+            if (t >= 0) state.finished(ctx.channel(), t, -1, false);
             ctx.fireChannelInactive();
         }
 
