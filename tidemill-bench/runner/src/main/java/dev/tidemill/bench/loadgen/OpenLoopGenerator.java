@@ -30,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -40,9 +39,9 @@ import org.HdrHistogram.Histogram;
  * from when it was actually written (coordinated-omission corrected): a request whose connections
  * are all busy waits for a free one, its clock already running.
  *
- * <p>A sender thread releases requests on schedule to a single Netty event loop that owns all the
- * state (queue of due requests, idle connections, histogram). How late each release reached the
- * loop is the generator's own schedule lag; a run whose lag exceeded {@link #MAX_LAG_NANOS} or
+ * <p>A single Netty event loop owns all the state (queue of due requests, idle connections,
+ * histogram) and releases requests on schedule with its own timer. How late each release ran is
+ * the generator's own schedule lag; a run whose lag exceeded {@link #MAX_LAG_NANOS} or
  * with more than 1 % of releases late by over 1 ms is flagged {@link Result#behindSchedule()}:
  * its latencies partly measure the generator, not the server.
  */
@@ -146,19 +145,12 @@ public final class OpenLoopGenerator {
             long total = Math.max(1, durationNanos * rate / 1_000_000_000L);
             long interval = 1_000_000_000L / rate;
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-            long i = 0;
-            while (i < total) {
-                long wait;
-                while ((wait = intended(start, interval, i) - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
-                // hand every request now due to the loop in one task: a late wake-up costs one hand-off, not many
-                long now = System.nanoTime();
-                long from = i;
-                while (i < total && intended(start, interval, i) <= now) i++;
-                long to = i;
-                loop.execute(() -> { for (long j = from; j < to; j++) state.release(intended(start, interval, j)); });
-            }
-            loop.execute(() -> { state.allReleased = true; state.checkDone(); });
+            // Releases run on the event loop itself, scheduled by its own timer: a separate sender
+            // thread sharing the generator's one CPU with the loop was woken late whenever the loop
+            // was busy (most windows flagged behind schedule in the first runs).
+            loop.execute(new Releaser(loop, state, start, interval, total));
             try {
+                state.allSent.get(durationNanos + TimeUnit.SECONDS.toNanos(30), TimeUnit.NANOSECONDS);
                 state.done.get(Math.max(1, drainNanos), TimeUnit.NANOSECONDS);
             } catch (TimeoutException late) {
                 // recorded as incomplete below
@@ -182,6 +174,40 @@ public final class OpenLoopGenerator {
         return start + i * interval + (i * (1_000_000_000L % rate)) / rate;
     }
 
+    /** Releases every request now due, then schedules itself on the loop for the next one. */
+    private final class Releaser implements Runnable {
+        private final EventLoop loop;
+        private final State state;
+        private final long start;
+        private final long interval;
+        private final long total;
+        private long next;
+
+        Releaser(EventLoop loop, State state, long start, long interval, long total) {
+            this.loop = loop;
+            this.state = state;
+            this.start = start;
+            this.interval = interval;
+            this.total = total;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            while (next < total && intended(start, interval, next) <= now) {
+                state.release(intended(start, interval, next));
+                next++;
+            }
+            if (next >= total) {
+                state.allReleased = true;
+                state.allSent.complete(null);
+                state.checkDone();
+                return;
+            }
+            loop.schedule(this, Math.max(0, intended(start, interval, next) - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
     /** Everything mutable, touched only on the event loop. */
     private final class State {
         final Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
@@ -189,6 +215,7 @@ public final class OpenLoopGenerator {
         final ArrayDeque<Channel> idle = new ArrayDeque<>();
         final ArrayDeque<Long> waiting = new ArrayDeque<>();
         final CompletableFuture<Void> done = new CompletableFuture<>();
+        final CompletableFuture<Void> allSent = new CompletableFuture<>();
         boolean allReleased;
         long released;
         long inFlight;
