@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * {@code ./tidemill bench}: runs the suite ({@code [--quick] [--strict] [--targets a,b]
  * [--scenarios x,y] [--rounds N] [--duration S] [--warmup S]}), {@code bench machine} prints the
- * fingerprint and preflight, {@code bench report} regenerates docs/performance.md from the latest
- * full result.
+ * fingerprint and preflight, {@code bench sweep | imbalance | overload | memory} run the suites that
+ * measure what the references never did, {@code bench report} regenerates docs/performance.md from
+ * the latest full result of each.
  */
 public final class BenchMain {
     private BenchMain() {}
@@ -29,6 +30,10 @@ public final class BenchMain {
                 System.out.println("results: " + Sweep.run(list.subList(1, list.size()), System.out) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("imbalance")) {
                 System.out.println("results: " + new ImbalanceSuite(ImbalanceSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("overload")) {
+                System.out.println("results: " + new OverloadSuite(OverloadSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("memory")) {
+                System.out.println("results: " + new MemorySuite(MemorySuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
@@ -36,7 +41,9 @@ public final class BenchMain {
                         + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR] [--resume CHECKPOINT]\n"
                         + "       ./tidemill bench machine | report\n"
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
-                        + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\nscenarios: "
+                        + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
+                        + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"
+                        + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b] [--out DIR]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
             } else {
                 Path json = run(Options.parse(list), System.out);
@@ -101,7 +108,11 @@ public final class BenchMain {
                 "no full result in " + options.outDir() + "; run ./tidemill bench (without --quick) first"));
         Path doc = options.repoRoot().resolve("docs/performance.md");
         Files.createDirectories(doc.getParent());
-        Files.writeString(doc, PerformanceDoc.of(ResultFile.read(json), json));
-        out.println("wrote " + doc + " from " + json);
+        Map<String, Path> others = new java.util.LinkedHashMap<>();
+        for (String suite : PerformanceDoc.OTHER_SUITES.keySet()) {
+            ResultFile.latest(options.outDir(), suite).ifPresent(p -> others.put(suite, p));
+        }
+        Files.writeString(doc, PerformanceDoc.of(ResultFile.read(json), json, others));
+        out.println("wrote " + doc + " from " + json + (others.isEmpty() ? "" : " and " + others.values()));
     }
 }

@@ -59,6 +59,10 @@ public final class Fingerprint {
         f.put("epollAvailable", Epoll.isAvailable());
         f.put("wrk", Host.executable("wrk").flatMap(p -> Host.command(p.toString(), "--version")).orElse("not installed"));
         f.put("tidemillStartup", tidemillDetection(cpus));
+        // which code was measured: the commit, and whether the working tree had changes on top of it
+        f.put("gitCommit", Host.command("git", "rev-parse", "HEAD").orElse("unknown")
+                + (Host.output("git", "status", "--porcelain", "--untracked-files=no").map(String::isBlank).orElse(true)
+                        ? "" : " (with uncommitted changes)"));
         return f;
     }
 

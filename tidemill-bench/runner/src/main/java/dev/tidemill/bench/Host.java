@@ -51,6 +51,11 @@ final class Host {
 
     /** @return the first line of a command's output, if it ran */
     static Optional<String> command(String... cmd) {
+        return output(cmd).map(out -> out.isEmpty() ? "(no output)" : out.lines().findFirst().orElse(""));
+    }
+
+    /** @return everything the command printed (stdout and stderr), or empty if it could not run or took over 5 s */
+    static Optional<String> output(String... cmd) {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
@@ -58,7 +63,7 @@ final class Host {
                 p.destroyForcibly();
                 return Optional.empty();
             }
-            return Optional.of(out.isEmpty() ? "(no output, exit " + p.exitValue() + ")" : out.lines().findFirst().orElse(""));
+            return Optional.of(out);
         } catch (IOException e) {
             return Optional.empty();
         } catch (InterruptedException e) {

@@ -117,10 +117,13 @@ public final class ImbalanceSuite {
      * @param queuedSends requests that waited for a free connection
      * @param behindSchedule the generator fell behind: the latencies partly measure the client
      * @param holdsCompleted {@code /hold} calls the holders completed in the window
+     * @param stealPercent hypervisor steal over the window (percent of CPU time); on a VM it is the
+     *     usual reason the generator falls behind
      */
     public record Row(String configuration, int holders, int rate, int connections, int windowSeconds, long sent, long count,
                       long errors, long incomplete, double p50Ms, double p90Ms, double p99Ms, double maxMs,
-                      double maxScheduleLagMs, long lateSends, long queuedSends, boolean behindSchedule, long holdsCompleted) {}
+                      double maxScheduleLagMs, long lateSends, long queuedSends, boolean behindSchedule, long holdsCompleted,
+                      double stealPercent) {}
 
     /**
      * What the suite wrote.
@@ -254,12 +257,14 @@ public final class ImbalanceSuite {
         try (Holders h = new Holders(port, holders)) {
             Thread.sleep(holders == 0 ? 200 : 300); // let the holders reach their steady back-to-back state
             long before = h.completed.get();
+            CpuTimes cpuBefore = CpuTimes.now();
             OpenLoopGenerator.Result r = generator(port, settings.windowSeconds()).run();
+            double steal = CpuTimes.now().stealPercentSince(cpuBefore);
             long holds = h.completed.get() - before;
             if (h.failures.get() > 0) out.println("  note: " + h.failures.get() + " /hold calls failed");
             return new Row(c.name(), holders, r.rate(), r.connections(), settings.windowSeconds(), r.sent(), r.count(), r.errors(),
                     r.incomplete(), ms(r.p50Micros()), ms(r.p90Micros()), ms(r.p99Micros()), ms(r.maxMicros()),
-                    ms(r.maxScheduleLagMicros()), r.lateSends(), r.queuedSends(), r.behindSchedule(), holds);
+                    ms(r.maxScheduleLagMicros()), r.lateSends(), r.queuedSends(), r.behindSchedule(), holds, steal);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -320,13 +325,13 @@ public final class ImbalanceSuite {
      */
     public static String markdown(List<Row> rows) {
         StringBuilder b = new StringBuilder("| configuration | holders | p50 ms | p90 ms | p99 ms | max ms | ok / sent | errors "
-                + "| unfinished | waited for a connection | behind schedule |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + "| unfinished | waited for a connection | behind schedule | steal |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
         for (Row r : rows) {
-            b.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %.2f | %d / %d | %d | %d | %.1f %% | %s |%n",
+            b.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %.2f | %d / %d | %d | %d | %.1f %% | %s | %.1f %% |%n",
                     r.configuration(), r.holders(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.maxMs(), r.count(), r.sent(), r.errors(),
                     r.incomplete(), r.sent() == 0 ? 0.0 : 100.0 * r.queuedSends() / r.sent(),
                     r.behindSchedule() ? String.format(Locale.ROOT, "YES (worst %.1f ms, %d late)", r.maxScheduleLagMs(), r.lateSends())
-                            : "no"));
+                            : "no", r.stealPercent()));
         }
         return b.toString();
     }

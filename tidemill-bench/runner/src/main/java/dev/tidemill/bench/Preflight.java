@@ -76,17 +76,18 @@ public final class Preflight {
     }
 
     /**
-     * The 1-minute load per CPU, after waiting (at most {@value #LOAD_SETTLE_SECONDS} s) for it to
+     * The 1-minute load per CPU, after waiting (at most {@code maxSeconds}) for it to
      * fall to {@link #MAX_LOAD_PER_CPU}. Back to back, the previous target and its load generator
      * kept every CPU busy, so the average starts near the limit; it decays with a one-minute time
      * constant and is refreshed every 5 s, so a short wait tells "still our own previous run"
      * from "something else is running on this machine".
      *
+     * @param maxSeconds the longest wait ({@link #LOAD_SETTLE_SECONDS} in a full run)
      * @return the load per CPU when it settled or the wait ran out
      */
-    public static double settledLoadPerCpu() {
+    public static double settledLoadPerCpu(int maxSeconds) {
         double load = Host.loadPerCpu();
-        for (int i = 0; i < LOAD_SETTLE_SECONDS && load > MAX_LOAD_PER_CPU; i++) {
+        for (int i = 0; i < maxSeconds && load > MAX_LOAD_PER_CPU; i++) {
             sleep(1000);
             load = Host.loadPerCpu();
         }

@@ -73,6 +73,43 @@ public final class ResultFile {
     }
 
     /**
+     * Writes the result of one of the other suites (sweep, imbalance, overload, memory) as
+     * {@code <UTC>-<suite>.json} with its Markdown next to it.
+     *
+     * @param dir the results directory (created if missing)
+     * @param suite the suite name in the file name ({@code overload}, {@code memory-quick}...)
+     * @param result the result record
+     * @param markdown the Markdown page
+     * @return the JSON file
+     */
+    public static Path write(Path dir, String suite, Object result, String markdown) {
+        String base = STAMP.format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + suite;
+        try {
+            Files.createDirectories(dir);
+            Path json = dir.resolve(base + ".json");
+            Files.writeString(json, MAPPER.writeValueAsString(result));
+            Files.writeString(dir.resolve(base + ".md"), markdown);
+            return json;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param json a result file of any suite
+     * @param type its record type
+     * @param <T> the type
+     * @return the result
+     */
+    public static <T> T read(Path json, Class<T> type) {
+        try {
+            return MAPPER.readValue(Files.readString(json), type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * @param json a result file
      * @return the result
      */

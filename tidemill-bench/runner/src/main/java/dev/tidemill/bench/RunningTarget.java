@@ -78,7 +78,7 @@ public final class RunningTarget implements AutoCloseable {
                 s.connect(new InetSocketAddress("127.0.0.1", port), 200);
                 return;
             } catch (IOException notYet) {
-                sleep(50);
+                sleep(10); // fine-grained: the memory suite times start-up from here
             }
         }
         close();

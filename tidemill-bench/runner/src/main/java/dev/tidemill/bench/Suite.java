@@ -158,7 +158,7 @@ public final class Suite {
         if (scenarios.isEmpty()) return;
         progress.say(round, options.rounds(), t.name(), "idle check, starting");
         double idle = Preflight.serverBusyPercent(cpus, 500);
-        double loadAtStart = Preflight.settledLoadPerCpu();
+        double loadAtStart = Preflight.settledLoadPerCpu(options.quick() ? 3 : Preflight.LOAD_SETTLE_SECONDS);
         boolean untrustworthy = loadAtStart > Preflight.MAX_LOAD_PER_CPU;
         Path dir = work.resolve(t.name() + "-r" + round);
         try (RunningTarget running = RunningTarget.start(t, cpus, dir)) {

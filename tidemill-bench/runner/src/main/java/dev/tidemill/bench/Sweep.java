@@ -252,7 +252,7 @@ public final class Sweep {
     }
 
     /** @return what is wrong with the handler's answer, or null when it answers 200 with the right body */
-    private static String answers(int port, Handler h) {
+    static String answers(int port, Handler h) {
         try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build()) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + h.path()))
@@ -270,10 +270,8 @@ public final class Sweep {
         }
     }
 
-    /** The same wrk invocation as {@link Wrk#command}, for a path that is not a {@link ScenarioRun}. */
     private List<String> wrkCommand(int port, String path, int connections, int seconds) {
-        return List.of("taskset", "-c", cpus.clientList(), "wrk", "-t" + Math.min(options.wrkThreads(), connections),
-                "-c" + connections, "-d" + seconds + "s", "--latency", "--timeout", "8s", "http://127.0.0.1:" + port + path);
+        return Wrk.get(cpus.clientList(), options.wrkThreads(), port, path, connections, seconds);
     }
 
     private Map<String, Object> configuration(List<Handler> handlers) {

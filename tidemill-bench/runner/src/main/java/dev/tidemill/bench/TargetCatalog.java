@@ -56,6 +56,28 @@ public final class TargetCatalog {
         }
     }
 
+    /**
+     * Tidemill's bench app as the Tidemill-only suites start it: the runner's own class path, the
+     * common JVM flags, and the given {@code TIDEMILL_*} settings on top of port, I/O threads
+     * (one per server CPU) and worker loops.
+     *
+     * @param name the target's name in results
+     * @param settings extra {@code TIDEMILL_*} variables (mode, concurrency...)
+     * @param loops worker loops
+     * @return the target
+     */
+    public static Target tidemill(String name, Map<String, String> settings, int loops) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        return new Target(name, "tidemill", true, false, (port, threads, dir) -> {
+            Map<String, String> env = new java.util.LinkedHashMap<>(settings);
+            env.put("TIDEMILL_PORT", Integer.toString(port));
+            env.put("TIDEMILL_IO_THREADS", Integer.toString(threads));
+            env.put("TIDEMILL_LOOPS", Integer.toString(loops));
+            return new Target.Command(jvm(java, cp, TidemillApp.class.getName()), env);
+        });
+    }
+
     private static List<String> jvm(String java, String cp, String main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);

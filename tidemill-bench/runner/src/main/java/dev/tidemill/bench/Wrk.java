@@ -59,6 +59,23 @@ public final class Wrk {
     }
 
     /**
+     * The same invocation as {@link #command} for a plain {@code GET} of any path (the Tidemill-only
+     * suites' endpoints, which are not {@link ScenarioRun}s).
+     *
+     * @param cpus the load generator's CPU list for taskset
+     * @param threads wrk threads
+     * @param port the target's port
+     * @param path the path and query
+     * @param connections connections
+     * @param seconds duration
+     * @return the exact command line
+     */
+    public static List<String> get(String cpus, int threads, int port, String path, int connections, int seconds) {
+        return List.of("taskset", "-c", cpus, "wrk", "-t" + Math.min(threads, connections), "-c" + connections,
+                "-d" + seconds + "s", "--latency", "--timeout", "8s", "http://127.0.0.1:" + port + path);
+    }
+
+    /**
      * Runs a command built by {@link #command} and parses what wrk printed.
      *
      * @param cmd the command line

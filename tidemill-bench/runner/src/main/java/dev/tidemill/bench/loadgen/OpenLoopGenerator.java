@@ -30,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -40,9 +39,9 @@ import org.HdrHistogram.Histogram;
  * from when it was actually written (coordinated-omission corrected): a request whose connections
  * are all busy waits for a free one, its clock already running.
  *
- * <p>A sender thread releases requests on schedule to a single Netty event loop that owns all the
- * state (queue of due requests, idle connections, histogram). How late each release reached the
- * loop is the generator's own schedule lag; a run whose lag exceeded {@link #MAX_LAG_NANOS} or
+ * <p>A single Netty event loop owns all the state (queue of due requests, idle connections,
+ * histogram) and releases requests on schedule with its own timer. How late each release ran is
+ * the generator's own schedule lag; a run whose lag exceeded {@link #MAX_LAG_NANOS} or
  * with more than 1 % of releases late by over 1 ms is flagged {@link Result#behindSchedule()}:
  * its latencies partly measure the generator, not the server.
  */
@@ -91,7 +90,7 @@ public final class OpenLoopGenerator {
      * @param durationMillis release window
      * @param sent requests released (rate x duration)
      * @param count requests answered 2xx (the histogram's count)
-     * @param errors non-2xx answers, failed writes and requests lost with their connection
+     * @param errors answers other than 2xx and 503, failed writes and requests lost with their connection
      * @param incomplete requests neither answered nor failed when the drain time ran out
      * @param p50Micros median
      * @param p90Micros 90th percentile
@@ -102,12 +101,14 @@ public final class OpenLoopGenerator {
      * @param lateSends releases later than 1 ms
      * @param queuedSends requests that found every connection busy and waited for one
      * @param behindSchedule whether the generator fell behind (see the class comment)
-     * @param histogram the latencies (microseconds)
+     * @param histogram the latencies of 2xx answers (microseconds)
+     * @param shed 503 answers: requests the server turned away under its concurrency limit
+     * @param shedP99Micros 99th percentile latency of those 503 answers (how fast a refusal came back)
      */
     public record Result(int rate, int connections, long durationMillis, long sent, long count, long errors,
                          long incomplete, long p50Micros, long p90Micros, long p99Micros, long maxMicros, double meanMicros,
                          long maxScheduleLagMicros, long lateSends, long queuedSends, boolean behindSchedule,
-                         Histogram histogram) {}
+                         Histogram histogram, long shed, long shedP99Micros) {}
 
     /**
      * Connects, runs for the duration, waits for the outstanding requests (up to the drain time),
@@ -144,19 +145,12 @@ public final class OpenLoopGenerator {
             long total = Math.max(1, durationNanos * rate / 1_000_000_000L);
             long interval = 1_000_000_000L / rate;
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-            long i = 0;
-            while (i < total) {
-                long wait;
-                while ((wait = intended(start, interval, i) - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
-                // hand every request now due to the loop in one task: a late wake-up costs one hand-off, not many
-                long now = System.nanoTime();
-                long from = i;
-                while (i < total && intended(start, interval, i) <= now) i++;
-                long to = i;
-                loop.execute(() -> { for (long j = from; j < to; j++) state.release(intended(start, interval, j)); });
-            }
-            loop.execute(() -> { state.allReleased = true; state.checkDone(); });
+            // Releases run on the event loop itself, scheduled by its own timer: a separate sender
+            // thread sharing the generator's one CPU with the loop was woken late whenever the loop
+            // was busy (most windows flagged behind schedule in the first runs).
+            loop.execute(new Releaser(loop, state, start, interval, total));
             try {
+                state.allSent.get(durationNanos + TimeUnit.SECONDS.toNanos(30), TimeUnit.NANOSECONDS);
                 state.done.get(Math.max(1, drainNanos), TimeUnit.NANOSECONDS);
             } catch (TimeoutException late) {
                 // recorded as incomplete below
@@ -180,12 +174,48 @@ public final class OpenLoopGenerator {
         return start + i * interval + (i * (1_000_000_000L % rate)) / rate;
     }
 
+    /** Releases every request now due, then schedules itself on the loop for the next one. */
+    private final class Releaser implements Runnable {
+        private final EventLoop loop;
+        private final State state;
+        private final long start;
+        private final long interval;
+        private final long total;
+        private long next;
+
+        Releaser(EventLoop loop, State state, long start, long interval, long total) {
+            this.loop = loop;
+            this.state = state;
+            this.start = start;
+            this.interval = interval;
+            this.total = total;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            while (next < total && intended(start, interval, next) <= now) {
+                state.release(intended(start, interval, next));
+                next++;
+            }
+            if (next >= total) {
+                state.allReleased = true;
+                state.allSent.complete(null);
+                state.checkDone();
+                return;
+            }
+            loop.schedule(this, Math.max(0, intended(start, interval, next) - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
     /** Everything mutable, touched only on the event loop. */
     private final class State {
         final Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        final Histogram shedHistogram = new Histogram(HIGHEST_MICROS, 3);
         final ArrayDeque<Channel> idle = new ArrayDeque<>();
         final ArrayDeque<Long> waiting = new ArrayDeque<>();
         final CompletableFuture<Void> done = new CompletableFuture<>();
+        final CompletableFuture<Void> allSent = new CompletableFuture<>();
         boolean allReleased;
         long released;
         long inFlight;
@@ -224,10 +254,14 @@ public final class OpenLoopGenerator {
             });
         }
 
-        void finished(Channel c, long intended, boolean ok, boolean reusable) {
+        /** @param status the answer's status code, or -1 when the request was lost with its connection */
+        void finished(Channel c, long intended, int status, boolean reusable) {
             inFlight--;
-            if (ok) {
-                histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, (System.nanoTime() - intended) / 1_000)));
+            long micros = Math.min(HIGHEST_MICROS, Math.max(0, (System.nanoTime() - intended) / 1_000));
+            if (status >= 200 && status < 300) {
+                histogram.recordValue(micros);
+            } else if (status == 503) {
+                shedHistogram.recordValue(micros);
             } else {
                 errors++;
             }
@@ -245,12 +279,13 @@ public final class OpenLoopGenerator {
 
         Result result(long total) {
             long count = histogram.getTotalCount();
-            long incomplete = Math.max(0, total - count - errors);
+            long shed = shedHistogram.getTotalCount();
+            long incomplete = Math.max(0, total - count - shed - errors);
             boolean behind = maxLag > MAX_LAG_NANOS || late * 100 > Math.max(1, released);
             return new Result(rate, connections, TimeUnit.NANOSECONDS.toMillis(durationNanos), released, count, errors,
                     incomplete, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
                     histogram.getValueAtPercentile(99), histogram.getMaxValue(), count == 0 ? 0 : histogram.getMean(),
-                    maxLag / 1_000, late, queued, behind, histogram.copy());
+                    maxLag / 1_000, late, queued, behind, histogram.copy(), shed, shedHistogram.getValueAtPercentile(99));
         }
     }
 
@@ -268,15 +303,14 @@ public final class OpenLoopGenerator {
             long t = intended;
             intended = -1;
             if (t < 0) return; // unsolicited
-            int code = res.status().code();
-            state.finished(ctx.channel(), t, code >= 200 && code < 300, true);
+            state.finished(ctx.channel(), t, res.status().code(), true);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             long t = intended;
             intended = -1;
-            if (t >= 0) state.finished(ctx.channel(), t, false, false);
+            if (t >= 0) state.finished(ctx.channel(), t, -1, false);
             ctx.fireChannelInactive();
         }
 

@@ -69,6 +69,31 @@ class OpenLoopGeneratorTest {
     }
 
     @Test
+    void answers503AreCountedAsShedNotAsErrorsOrServed() throws Exception {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        AtomicInteger n = new AtomicInteger();
+        server.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            int status = n.incrementAndGet() % 2 == 0 ? 503 : 200; // every other request turned away
+            byte[] body = (status == 503 ? "busy" : "ok").getBytes(StandardCharsets.US_ASCII);
+            ex.sendResponseHeaders(status, body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        server.start();
+        OpenLoopGenerator.Result r = new OpenLoopGenerator("127.0.0.1", server.getAddress().getPort(), "/", 100, 4, 1_000, 3_000)
+                .run();
+        assertThat(r.sent()).isEqualTo(100);
+        assertThat(r.count()).isEqualTo(50);
+        assertThat(r.shed()).isEqualTo(50);
+        assertThat(r.errors()).isZero();
+        assertThat(r.incomplete()).isZero();
+        assertThat(r.histogram().getTotalCount()).as("served latencies only").isEqualTo(50);
+        assertThat(r.shedP99Micros()).isPositive();
+    }
+
+    @Test
     void anUnreachableServerFailsFast() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() ->
                 new OpenLoopGenerator("127.0.0.1", 1, "/", 10, 1, 100, 100).run()).isInstanceOf(Exception.class);

@@ -35,6 +35,10 @@ public final class Main {
         WebServer server = WebServer.builder()
                 .host("127.0.0.1")
                 .port(port)
+                // Helidon documents tcp-no-delay as a tuning option (default false); without it a
+                // 16 KB page written as head + body waits on Nagle and the client's delayed ACK,
+                // 40 ms a response (measured here: 1,400 req/s on the page at 17 % CPU)
+                .connectionOptions(o -> o.tcpNoDelay(true))
                 .routing(r -> r
                         .get(Scenario.PLAINTEXT_PATH, (req, res) ->
                                 res.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN).send(Scenario.PLAINTEXT_BODY))

@@ -34,6 +34,10 @@ public final class Main {
     public static void main(String[] args) throws IOException {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
+        // The jdk.httpserver module documents sun.net.httpserver.nodelay (default false); without it
+        // every response bigger than one segment waits on Nagle and the client's delayed ACK
+        // (measured here: the 16 KB page at 1,400 req/s, 40 ms each).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1024);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Scenario.PLAINTEXT_PATH, get(Scenario.PLAINTEXT_PATH, ex ->

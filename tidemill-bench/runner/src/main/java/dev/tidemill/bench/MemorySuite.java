@@ -1,0 +1,416 @@
+package dev.tidemill.bench;
+
+import dev.tidemill.bench.common.Scenario;
+import dev.tidemill.bench.loadgen.IdleConnections;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ./tidemill bench memory [--quick]}: for every JVM target, the time from process start to
+ * the first correct {@code /plaintext} answer (median of several starts), RSS and live heap when
+ * idle, and again with 10,000 idle keep-alive connections (opened by the runner in batches of
+ * 500, each answered once); for Tidemill in LOOP mode, RSS and live heap at 1, 2, 4 and 8 worker
+ * loops, and their slope per extra loop. Every target runs with the same JVM flags as in the
+ * throughput suite. Writes {@code <UTC>-memory.json} and {@code .md}.
+ *
+ * <p>RSS is {@code VmRSS} from {@code /proc/<pid>/status}. Live heap is the young + old "used"
+ * figures of {@code jcmd <pid> GC.heap_info} right after {@code jcmd <pid> GC.run} (a full GC), so
+ * garbage does not count; every target runs ParallelGC, whose output this parses.
+ */
+public final class MemorySuite {
+    /** Idle connections opened against each target. */
+    static final int CONNECTIONS = 10_000;
+    /** Connections per batch. */
+    static final int BATCH = 500;
+    /** Worker-loop counts of the per-loop measurement. */
+    static final List<Integer> LOOPS = List.of(1, 2, 4, 8);
+    /** Settle time before a reading, so start-up allocation and JIT threads have quietened. */
+    static final long SETTLE_MILLIS = 2_000;
+
+    /**
+     * Options.
+     *
+     * @param quick one start per target and 2,000 connections instead of three starts and 10,000
+     * @param starts starts per target for the start-up time
+     * @param connections idle connections per target
+     * @param targets target names (empty: every JVM target found)
+     * @param outDir where results go
+     * @param repoRoot where peers are found
+     */
+    public record Settings(boolean quick, int starts, int connections, List<String> targets, Path outDir, Path repoRoot) {
+        /**
+         * @param args the arguments after {@code memory}
+         * @return the settings
+         */
+        public static Settings parse(List<String> args) {
+            boolean quick = args.contains("--quick");
+            int starts = quick ? 1 : 3, connections = quick ? 2_000 : CONNECTIONS;
+            List<String> targets = List.of();
+            Path out = Path.of("bench", "results");
+            Path root = Path.of("");
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                switch (a) {
+                    case "--quick" -> { }
+                    case "--starts" -> starts = Integer.parseInt(value(args, ++i, a));
+                    case "--connections" -> connections = Integer.parseInt(value(args, ++i, a));
+                    case "--targets" -> targets = List.of(value(args, ++i, a).split(","));
+                    case "--out" -> out = Path.of(value(args, ++i, a));
+                    case "--root" -> root = Path.of(value(args, ++i, a));
+                    default -> throw new IllegalArgumentException("unknown option " + a
+                            + " (memory takes --quick --starts N --connections N --targets a,b --out DIR)");
+                }
+            }
+            if (starts < 1 || connections < 0) throw new IllegalArgumentException("starts must be >= 1, connections >= 0");
+            return new Settings(quick, starts, connections, targets, out, root);
+        }
+    }
+
+    /**
+     * One target's figures. Sizes in KiB, times in milliseconds.
+     *
+     * @param target the target
+     * @param firstResponseMs each start's time from process start to the first correct answer
+     * @param medianFirstResponseMs their median
+     * @param rssIdleKb RSS idle, after the first answer and a settle
+     * @param heapIdleKb live heap idle
+     * @param connectionsAsked idle connections asked for
+     * @param connectionsAnswered connections that got their answer and stayed open
+     * @param connectionsFailed connections that failed to connect or be answered
+     * @param closedByServer answered connections the server closed before the reading
+     * @param rssConnectionsKb RSS with the connections open
+     * @param heapConnectionsKb live heap with the connections open
+     * @param rssPerConnectionKb (RSS with - RSS idle) / connections answered
+     * @param notes what went wrong, if anything
+     */
+    public record TargetRow(String target, List<Double> firstResponseMs, double medianFirstResponseMs, long rssIdleKb,
+                            long heapIdleKb, int connectionsAsked, int connectionsAnswered, int connectionsFailed,
+                            int closedByServer, long rssConnectionsKb, long heapConnectionsKb, double rssPerConnectionKb,
+                            List<String> notes) {}
+
+    /**
+     * Tidemill LOOP at one worker-loop count.
+     *
+     * @param loops worker loops
+     * @param rssKb RSS idle
+     * @param heapKb live heap idle
+     * @param threads the process's thread count
+     */
+    public record LoopRow(int loops, long rssKb, long heapKb, int threads) {}
+
+    /**
+     * What the suite wrote.
+     *
+     * @param suite {@code memory} or {@code memory-quick}
+     * @param quick whether it was quick
+     * @param startedUtc start
+     * @param finishedUtc end
+     * @param fingerprint host and software
+     * @param preflight checks
+     * @param configuration settings
+     * @param targets command lines per target
+     * @param rows per target
+     * @param loops Tidemill LOOP per worker-loop count
+     * @param rssPerLoopKb least-squares slope of RSS over loops
+     * @param heapPerLoopKb least-squares slope of live heap over loops
+     */
+    public record Result(String suite, boolean quick, String startedUtc, String finishedUtc, Map<String, Object> fingerprint,
+                         List<Check> preflight, Map<String, Object> configuration, List<Map<String, Object>> targets,
+                         List<TargetRow> rows, List<LoopRow> loops, double rssPerLoopKb, double heapPerLoopKb) {}
+
+    private final Settings settings;
+    private final PrintStream out;
+    private final CpuSets cpus = CpuSets.derive();
+    private final Path work;
+
+    /**
+     * @param settings the options
+     * @param out progress
+     */
+    public MemorySuite(Settings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+        try {
+            this.work = Files.createTempDirectory("tidemill-bench-memory-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Measures every JVM target and the loop ladder, writes the files.
+     *
+     * @return the JSON file
+     */
+    public Path run() {
+        String started = Instant.now().toString();
+        BenchMain.keepOffServerCpus(cpus, out);
+        TargetCatalog catalog = new TargetCatalog(settings.repoRoot(), System.getProperty("java.class.path"));
+        List<Target> targets = catalog.select(settings.targets()).stream().filter(Target::jvm).toList();
+        out.printf("memory: %d JVM targets, %d start(s) each, %d idle connections in batches of %d, server CPUs %s%n",
+                targets.size(), settings.starts(), settings.connections(), BATCH, cpus.serverList());
+        List<Check> preflight = Preflight.run(cpus, settings.connections());
+        preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
+        Map<String, Object> fingerprint = Fingerprint.take(cpus);
+        List<TargetRow> rows = new ArrayList<>();
+        List<Map<String, Object>> records = new ArrayList<>();
+        for (Target t : targets) {
+            out.println(t.name() + ":");
+            rows.add(measure(t, records));
+        }
+        List<LoopRow> loops = new ArrayList<>();
+        for (int n : LOOPS) {
+            Target t = TargetCatalog.tidemill("tidemill-loop-x" + n, Map.of("TIDEMILL_MODE", "loop"), n);
+            try (RunningTarget running = RunningTarget.start(t, cpus, work.resolve("loops-" + n))) {
+                firstAnswer(running.port(), System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+                sleep(SETTLE_MILLIS);
+                long heap = liveHeapKb(running.pid());
+                LoopRow row = new LoopRow(n, rssKb(running.pid()), heap, threads(running.pid()));
+                loops.add(row);
+                out.printf(Locale.ROOT, "tidemill loop x%d: RSS %,d KiB, live heap %,d KiB, %d threads%n", n, row.rssKb(),
+                        row.heapKb(), row.threads());
+            } catch (RuntimeException e) {
+                out.println("tidemill loop x" + n + " FAILED: " + e.getMessage());
+            }
+        }
+        Map<String, Object> conf = new LinkedHashMap<>();
+        conf.put("serverCpus", cpus.serverList());
+        conf.put("starts", settings.starts());
+        conf.put("connections", settings.connections());
+        conf.put("batch", BATCH);
+        conf.put("settleMillis", SETTLE_MILLIS);
+        conf.put("loops", LOOPS);
+        conf.put("jvmFlags", TargetCatalog.JVM_FLAGS);
+        conf.put("rss", "VmRSS of /proc/<pid>/status");
+        conf.put("heap", "young + old used of jcmd GC.heap_info right after jcmd GC.run");
+        conf.put("firstResponse", "from just before the process is spawned (taskset, then the JVM) to the first 200 '"
+                + Scenario.PLAINTEXT_BODY + "' on a fresh connection");
+        Result result = new Result(settings.quick() ? "memory-quick" : "memory", settings.quick(), started,
+                Instant.now().toString(), fingerprint, preflight, conf, records, rows, loops,
+                slope(loops, LoopRow::rssKb), slope(loops, LoopRow::heapKb));
+        Path json = ResultFile.write(settings.outDir(), result.suite(), result, page(result));
+        out.println();
+        out.print(markdown(result));
+        return json;
+    }
+
+    private TargetRow measure(Target t, List<Map<String, Object>> records) {
+        List<Double> firsts = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        long rssIdle = -1, heapIdle = -1, rssConns = -1, heapConns = -1;
+        int answered = 0, failed = 0, closed = 0;
+        for (int i = 1; i <= settings.starts(); i++) {
+            Preflight.serverBusyPercent(cpus, 300);
+            long t0 = System.nanoTime();
+            try (RunningTarget running = RunningTarget.start(t, cpus, work.resolve(t.name() + "-" + i))) {
+                firstAnswer(running.port(), t0 + TimeUnit.SECONDS.toNanos(60));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                firsts.add(Math.round(ms * 10) / 10.0);
+                out.printf(Locale.ROOT, "  start %d: first answer after %.0f ms%n", i, ms);
+                if (i > 1) continue;
+                Map<String, Object> rec = new LinkedHashMap<>();
+                rec.put("target", t.name());
+                rec.put("commandLine", running.commandLine());
+                rec.put("env", t.launch().at(running.port(), cpus.server().size(), work).env());
+                records.add(rec);
+                sleep(SETTLE_MILLIS);
+                heapIdle = liveHeapKb(running.pid());
+                rssIdle = rssKb(running.pid());
+                if (settings.connections() > 0) {
+                    try (IdleConnections conns = IdleConnections.open("127.0.0.1", running.port(), Scenario.PLAINTEXT_PATH,
+                            settings.connections(), BATCH, 10_000)) {
+                        sleep(SETTLE_MILLIS);
+                        heapConns = liveHeapKb(running.pid());
+                        rssConns = rssKb(running.pid());
+                        answered = conns.answered();
+                        failed = conns.failed();
+                        closed = conns.closedEarly();
+                    }
+                }
+                rec.put("startup", running.startupLines());
+                out.printf(Locale.ROOT, "  idle: RSS %,d KiB, live heap %,d KiB; %,d connections answered (%d failed, %d closed "
+                        + "by the server): RSS %,d KiB, live heap %,d KiB%n", rssIdle, heapIdle, answered, failed, closed, rssConns,
+                        heapConns);
+            } catch (RuntimeException | InterruptedException e) {
+                if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+                notes.add("start " + i + " failed: " + e.getMessage());
+                out.println("  start " + i + " FAILED: " + e.getMessage());
+            }
+        }
+        if (failed > 0) notes.add(failed + " connections failed");
+        if (closed > 0) notes.add(closed + " connections closed by the server before the reading");
+        double perConn = answered - closed > 0 && rssConns >= 0 && rssIdle >= 0
+                ? (double) (rssConns - rssIdle) / (answered - closed) : Double.NaN;
+        return new TargetRow(t.name(), firsts, median(firsts), rssIdle, heapIdle, settings.connections(), answered - closed,
+                failed, closed, rssConns, heapConns, perConn, notes);
+    }
+
+    /**
+     * Asks for {@code /plaintext} on fresh connections until the answer is a 200 with the right body.
+     *
+     * @throws IllegalStateException if no correct answer came by the deadline
+     */
+    static void firstAnswer(int port, long deadlineNanos) {
+        String last = "no answer";
+        while (System.nanoTime() < deadlineNanos) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+                s.setSoTimeout(5_000);
+                OutputStream o = s.getOutputStream();
+                o.write(("GET " + Scenario.PLAINTEXT_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                o.flush();
+                String answer = readResponse(s.getInputStream());
+                if (answer.startsWith("HTTP/1.1 200") && answer.endsWith("\r\n\r\n" + Scenario.PLAINTEXT_BODY)) return;
+                last = answer.lines().findFirst().orElse("empty answer");
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            sleep(5);
+        }
+        throw new IllegalStateException("no correct answer to GET " + Scenario.PLAINTEXT_PATH + ": " + last);
+    }
+
+    /** Reads one response framed by Content-Length (not waiting for the close some servers delay). */
+    static String readResponse(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        byte[] chunk = new byte[4096];
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+            buf.write(chunk, 0, n);
+            String text = buf.toString(StandardCharsets.ISO_8859_1);
+            int end = text.indexOf("\r\n\r\n");
+            if (end < 0) continue;
+            Matcher m = Pattern.compile("(?im)^content-length:\\s*(\\d+)").matcher(text.substring(0, end));
+            if (m.find() && text.length() >= end + 4 + Integer.parseInt(m.group(1))) return text;
+        }
+        return buf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** @return VmRSS in KiB, or -1 */
+    static long rssKb(long pid) {
+        return Host.read("/proc/" + pid + "/status").flatMap(s -> field(s, "VmRSS")).orElse(-1L);
+    }
+
+    /** @return the Threads count of /proc/<pid>/status, or -1 */
+    static int threads(long pid) {
+        return Host.read("/proc/" + pid + "/status").flatMap(s -> field(s, "Threads")).map(Long::intValue).orElse(-1);
+    }
+
+    static Optional<Long> field(String status, String name) {
+        Matcher m = Pattern.compile("(?m)^" + name + ":\\s+(\\d+)").matcher(status);
+        return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
+    }
+
+    /** @return live heap after a full GC (KiB), or -1 when jcmd could not tell */
+    static long liveHeapKb(long pid) {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Host.output(jcmd, Long.toString(pid), "GC.run");
+        return Host.output(jcmd, Long.toString(pid), "GC.heap_info").map(MemorySuite::parseHeapUsedKb).orElse(-1L);
+    }
+
+    /**
+     * @param heapInfo the output of {@code jcmd <pid> GC.heap_info} under ParallelGC
+     * @return young + old "used" in KiB, or -1 when neither is there
+     */
+    static long parseHeapUsedKb(String heapInfo) {
+        Matcher m = Pattern.compile("(?m)^\\s*(PSYoungGen|ParOldGen)\\s+total \\d+K, used (\\d+)K").matcher(heapInfo);
+        long used = 0;
+        boolean any = false;
+        while (m.find()) {
+            used += Long.parseLong(m.group(2));
+            any = true;
+        }
+        return any ? used : -1;
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) return Double.NaN;
+        List<Double> s = values.stream().sorted().toList();
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    /** Least-squares slope of a reading over the loop count (KiB per extra loop); NaN below two points. */
+    static double slope(List<LoopRow> rows, java.util.function.ToLongFunction<LoopRow> reading) {
+        List<LoopRow> ok = rows.stream().filter(r -> reading.applyAsLong(r) >= 0).toList();
+        if (ok.size() < 2) return Double.NaN;
+        double mx = ok.stream().mapToDouble(LoopRow::loops).average().orElse(0);
+        double my = ok.stream().mapToDouble(reading::applyAsLong).average().orElse(0);
+        double num = 0, den = 0;
+        for (LoopRow r : ok) {
+            num += (r.loops() - mx) * (reading.applyAsLong(r) - my);
+            den += (r.loops() - mx) * (r.loops() - mx);
+        }
+        return den == 0 ? Double.NaN : num / den;
+    }
+
+    static String page(Result r) {
+        return "# Tidemill bench, memory and start suite" + (r.quick() ? " (quick)" : "") + ", " + r.startedUtc() + "\n\n"
+                + "Every JVM target with the same flags (`" + r.configuration().get("jvmFlags") + "`), pinned to server CPUs "
+                + r.configuration().get("serverCpus") + ". RSS: " + r.configuration().get("rss") + "; live heap: "
+                + r.configuration().get("heap") + ". First answer: " + r.configuration().get("firstResponse") + ", median of "
+                + r.configuration().get("starts") + " start(s).\n\n" + markdown(r);
+    }
+
+    /**
+     * @param r the result
+     * @return both Markdown tables
+     */
+    public static String markdown(Result r) {
+        StringBuilder b = new StringBuilder("| target | first answer ms (median) | RSS idle MiB | live heap idle MiB "
+                + "| idle connections | RSS with them MiB | live heap with them MiB | RSS per connection KiB | notes |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (TargetRow t : r.rows()) {
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %s | %s | %s |%n", t.target(),
+                    Double.isNaN(t.medianFirstResponseMs()) ? "-" : String.format(Locale.ROOT, "%.0f", t.medianFirstResponseMs()),
+                    mib(t.rssIdleKb()), mib(t.heapIdleKb()), t.connectionsAnswered(), mib(t.rssConnectionsKb()),
+                    mib(t.heapConnectionsKb()), Double.isNaN(t.rssPerConnectionKb()) ? "-"
+                            : String.format(Locale.ROOT, "%.1f", t.rssPerConnectionKb()), String.join("; ", t.notes())));
+        }
+        b.append("\nTidemill LOOP, idle, by worker loops:\n\n| worker loops | RSS MiB | live heap MiB | threads |\n|---:|---:|---:|---:|\n");
+        for (LoopRow l : r.loops()) {
+            b.append(String.format(Locale.ROOT, "| %d | %s | %s | %d |%n", l.loops(), mib(l.rssKb()), mib(l.heapKb()), l.threads()));
+        }
+        b.append(String.format(Locale.ROOT, "%nPer extra worker loop (least-squares slope): RSS %s KiB, live heap %s KiB.%n",
+                Double.isNaN(r.rssPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.rssPerLoopKb()),
+                Double.isNaN(r.heapPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.heapPerLoopKb())));
+        return b.toString();
+    }
+
+    private static String mib(long kb) {
+        return kb < 0 ? "-" : String.format(Locale.ROOT, "%.1f", kb / 1024.0);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static String value(List<String> args, int i, String name) {
+        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
+        return args.get(i);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tidemill.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The memory suite's readings: jcmd and /proc parsing, the per-loop slope, the tables. */
+class MemorySuiteTest {
+
+    @Test
+    void liveHeapIsYoungPlusOldUsedFromParallelGcHeapInfo() {
+        String heapInfo = """
+                12345:
+                 PSYoungGen      total 305664K, used 5243K [0x00000000eab00000, 0x0000000100000000, 0x0000000100000000)
+                  eden space 262144K, 2% used [0x00000000eab00000,0x00000000eb01ec98,0x00000000fab00000)
+                 ParOldGen       total 699392K, used 2048K [0x00000000c0000000, 0x00000000eab00000, 0x00000000eab00000)
+                 Metaspace       used 9876K, committed 10240K, reserved 1114112K
+                """;
+        assertThat(MemorySuite.parseHeapUsedKb(heapInfo)).isEqualTo(5243 + 2048);
+        assertThat(MemorySuite.parseHeapUsedKb("12345:\n garbage-first heap   total 1048576K, used 1024K")).isEqualTo(-1);
+    }
+
+    @Test
+    void statusFieldsAreReadByName() {
+        String status = "Name:\tjava\nThreads:\t27\nVmPeak:\t 99 kB\nVmRSS:\t  123456 kB\n";
+        assertThat(MemorySuite.field(status, "VmRSS")).contains(123456L);
+        assertThat(MemorySuite.field(status, "Threads")).contains(27L);
+        assertThat(MemorySuite.field(status, "VmSwap")).isEmpty();
+    }
+
+    @Test
+    void aResponseIsReadByItsContentLengthWithoutWaitingForTheClose() throws Exception {
+        String wire = "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
+        assertThat(MemorySuite.readResponse(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1))))
+                .isEqualTo(wire);
+    }
+
+    @Test
+    void slopeIsKibPerExtraLoopAndIgnoresMissingReadings() {
+        List<MemorySuite.LoopRow> rows = List.of(new MemorySuite.LoopRow(1, 1000, 100, 20),
+                new MemorySuite.LoopRow(2, 1100, -1, 21), new MemorySuite.LoopRow(4, 1300, 130, 23),
+                new MemorySuite.LoopRow(8, 1700, 170, 27));
+        assertThat(MemorySuite.slope(rows, MemorySuite.LoopRow::rssKb)).isCloseTo(100.0, within(1e-9));
+        assertThat(MemorySuite.slope(rows, MemorySuite.LoopRow::heapKb)).isCloseTo(10.0, within(1e-9));
+        assertThat(MemorySuite.slope(rows.subList(0, 1), MemorySuite.LoopRow::rssKb)).isNaN();
+        assertThat(MemorySuite.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+        assertThat(MemorySuite.median(List.of(4.0, 1.0))).isEqualTo(2.5);
+    }
+
+    @Test
+    void tablesShowEveryTargetAndLoopCount() {
+        MemorySuite.Result r = new MemorySuite.Result("memory", false, "2026-11-30T00:00:00Z", "2026-11-30T00:05:00Z", Map.of(),
+                List.of(), Map.of("jvmFlags", "[-Xmx1g]", "serverCpus", "0", "rss", "VmRSS", "heap", "jcmd", "firstResponse", "x",
+                        "starts", 3),
+                List.of(), List.of(new MemorySuite.TargetRow("tidemill-loop", List.of(410.0, 400.0, 420.0), 410.0, 60 * 1024,
+                        8 * 1024, 10_000, 10_000, 0, 0, 100 * 1024, 20 * 1024, 4.1, List.of())),
+                List.of(new MemorySuite.LoopRow(1, 61440, 8192, 20)), Double.NaN, Double.NaN);
+        String md = MemorySuite.page(r);
+        assertThat(md).contains("| tidemill-loop | 410 | 60.0 | 8.0 | 10,000 | 100.0 | 20.0 | 4.1 |  |")
+                .contains("| 1 | 60.0 | 8.0 | 20 |").contains("RSS - KiB");
+    }
+}
