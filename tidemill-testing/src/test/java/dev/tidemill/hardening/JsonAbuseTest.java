@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Category 11, JSON abuse against a validated body ({@code POST /json}): deep nesting, huge
  * numbers, long strings, duplicate keys and malformed documents each get a bounded, clear 4xx
- * (400 for a document we will not parse, 422 for one that parses but does not fit, 413 past the
- * body limit), never a stack overflow or a 500, and the connection stays usable.
+ * (400 for a document that does not parse or does not bind to the type, naming the problem; 422
+ * for one that binds but fails validation; 413 past the body limit), never a stack overflow or a
+ * 500, and the connection stays usable.
  */
 @Timeout(300)
 class JsonAbuseTest {
@@ -42,8 +43,8 @@ class JsonAbuseTest {
                         json("{\"name\":\"Ada\",\"age\":" + "9".repeat(5_000) + "}"), 400),
                 answered(CAT, "a 5,000-digit fraction", "Jackson maxNumberLength",
                         json("{\"name\":\"Ada\",\"age\":0." + "1".repeat(5_000) + "}"), 400),
-                answered(CAT, "an exponent of 1e999999999", "BigDecimal scale DoS", json("{\"name\":\"Ada\",\"age\":1e999999999}"), 422),
-                answered(CAT, "an int field given 2^31", "RFC 8259 6; strict scalars", json("{\"name\":\"Ada\",\"age\":2147483648}"), 422),
+                answered(CAT, "an exponent of 1e999999999", "BigDecimal scale DoS", json("{\"name\":\"Ada\",\"age\":1e999999999}"), 400),
+                answered(CAT, "an int field given 2^31", "RFC 8259 6; strict scalars", json("{\"name\":\"Ada\",\"age\":2147483648}"), 400),
                 answered(CAT, "duplicate keys", "RFC 8259 4 (names SHOULD be unique); Jackson STRICT_DUPLICATE_DETECTION",
                         json("{\"name\":\"Ada\",\"name\":\"Eve\",\"age\":1}"), 400),
                 answered(CAT, "NaN", "RFC 8259 6", json("{\"name\":\"Ada\",\"age\":NaN}"), 400),
@@ -58,10 +59,10 @@ class JsonAbuseTest {
                         json("{\"name\":\"\\ud800\",\"age\":1}"), 200),
                 answered(CAT, "raw control byte in a string", "RFC 8259 7", json("{\"name\":\"a\u0001b\",\"age\":1}"), 400),
                 answered(CAT, "empty body", "RFC 8259 2", json(""), 400),
-                answered(CAT, "null document", "bound to a record: required", json("null"), 422),
-                answered(CAT, "an array where an object is expected", "strict binding", json("[1,2]"), 422),
-                answered(CAT, "string where an int is expected", "strict scalars: no coercion", json("{\"name\":\"Ada\",\"age\":\"42\"}"), 422),
-                answered(CAT, "null for an int", "FAIL_ON_NULL_FOR_PRIMITIVES", json("{\"name\":\"Ada\",\"age\":null}"), 422),
+                answered(CAT, "null document", "bound to a record: required", json("null"), 400),
+                answered(CAT, "an array where an object is expected", "strict binding", json("[1,2]"), 400),
+                answered(CAT, "string where an int is expected", "strict scalars: no coercion", json("{\"name\":\"Ada\",\"age\":\"42\"}"), 400),
+                answered(CAT, "null for an int", "FAIL_ON_NULL_FOR_PRIMITIVES", json("{\"name\":\"Ada\",\"age\":null}"), 400),
                 answered(CAT, "a 1 MiB name (under every limit) still validates", "bounded by the body limit, not by Jackson",
                         json("{\"name\":\"" + "a".repeat(1 << 20) + "\",\"age\":1}"), 200),
                 answered(CAT, "100,000 keys", "hash-flooding class; bounded by the body limit",

@@ -52,8 +52,8 @@ class RequestLineAndHostTest {
                 answered(CAT, "lower-case get (methods are case-sensitive)", "RFC 9110 9.1",
                         "get /echo HTTP/1.1\r\nHost: x\r\n\r\n", 501),
                 answered(CAT, "a 200-byte method", "RFC 9110 9.1", "A".repeat(200) + " /echo HTTP/1.1\r\nHost: x\r\n\r\n", 501),
-                answered(CAT, "CONNECT to an origin server", "RFC 9110 9.3.6: CONNECT is for proxies",
-                        "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n", 501),
+                answered(CAT, "CONNECT to an origin server", "RFC 9110 9.3.6: CONNECT is for proxies; authority-form is "
+                        + "not a target we route", "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n", 400),
                 // versions
                 refused(CAT, "version HTTP/2.0 on HTTP/1 framing", "RFC 9110 15.6.6", "GET /echo HTTP/2.0\r\nHost: x\r\n\r\n", 505),
                 refused(CAT, "version HTTP/1.2", "RFC 9110 15.6.6", "GET /echo HTTP/1.2\r\nHost: x\r\n\r\n", 505),
@@ -112,7 +112,7 @@ class RequestLineAndHostTest {
                         get("/echo?pad=" + "a".repeat(8_000 - "GET /echo?pad= HTTP/1.1".length()))),
                 served(CAT, "percent-encoded path characters", "RFC 3986 2.1", get("/ech%6f")),
                 served(CAT, "query with every allowed character", "RFC 3986 3.4", get("/echo?a=b&c=d/e?f:g@h!$'()*+,;=-._~%20")),
-                answered(CAT, "OPTIONS * when no route uses OPTIONS", "RFC 9110 9.3.7 and 15.6.2: 501 for a method not implemented",
+                answered(CAT, "OPTIONS *", "RFC 9110 9.3.7; 15.6.2: 501 for what the server does not implement",
                         "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 501));
     }
 

@@ -35,7 +35,8 @@ class ResponseFramingTest {
                         413),
                 refused(EXPECT, "Expect with an unknown expectation", "RFC 9110 10.1.1: 417",
                         post("Expect: teapot\r\nContent-Length: 5\r\n", "hello"), 417),
-                answered(EXPECT, "Expect: 100-continue on a route that does not exist", "RFC 9110 10.1.1",
+                refused(EXPECT, "Expect: 100-continue on a route that does not exist", "RFC 9110 10.1.1: a final status "
+                        + "instead of 100, then close (the client may or may not send the body)",
                         "POST /nowhere HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello", 404),
                 answered(INJECTION, "CR LF in a response header value", "CWE-113; RFC 9110 5.5",
                         "GET /inject/value HTTP/1.1\r\nHost: x\r\n\r\n", 500),

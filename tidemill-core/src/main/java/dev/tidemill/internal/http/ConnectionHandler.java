@@ -337,7 +337,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 Exchange ex = current;
                 current = null;
                 releaseBody();
-                refuseLate(ex, Problem.of(400, "Bad Request", "malformed chunked body"));
+                Throwable cause = content.decoderResult().cause();
+                refuseLate(ex, cause instanceof io.netty.handler.codec.TooLongFrameException
+                        ? Problem.of(431, "Request Header Fields Too Large", "the trailer section exceeds "
+                                + limits.maxHeaderBytes() + " bytes (maxHeaderBytes)")
+                        : Problem.of(400, "Bad Request", "malformed chunked body"
+                                + (cause == null || cause.getMessage() == null ? "" : ": " + printable(cause.getMessage()))));
             }
             reading = CLOSED;
             closeWhenWritten();
@@ -717,6 +722,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             if (ex != null && ex.reply == null && ex.isRunning()) next = Math.min(next, ex.deadlineNanos);
         }
         if (next != NONE && ctx.channel().isActive()) arm(next);
+    }
+
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder(Math.min(s.length(), 120));
+        for (int i = 0; i < s.length() && b.length() < 120; i++) {
+            char c = s.charAt(i);
+            b.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return b.toString();
     }
 
     private int slot(int seq) {

@@ -44,6 +44,9 @@ final class RequestGate {
     record Verdict(Problem problem, boolean close, String... headers) {}
 
     private static final Map<String, List<String>> NO_QUERY = Map.of();
+    /** The methods of RFC 9110 section 9 and PATCH (RFC 5789): never 501, at worst 404 or 405. */
+    private static final java.util.Set<String> STANDARD_METHODS =
+            java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     private final ServerContext server;
     private final Limits limits;
@@ -100,9 +103,13 @@ final class RequestGate {
                 return new Verdict(Problem.of(400, "Bad Request", "unsupported Transfer-Encoding: only a single 'chunked' is accepted"), true);
             }
         }
-        if (!server.router.knowsMethod(ex.method)) {
+        if (!STANDARD_METHODS.contains(ex.method) && !server.router.knowsMethod(ex.method)) {
+            // RFC 9110 9.1: an unrecognised method is 501; a standard one a path does not take is 405
             return new Verdict(Problem.of(501, "Not Implemented", "no route of this server uses the method "
                     + truncate(ex.method)), false);
+        }
+        if (ex.uri.equals("*") && ex.method.equals("OPTIONS")) {
+            return new Verdict(Problem.of(501, "Not Implemented", "OPTIONS * (options of the whole server) is not implemented"), false);
         }
         if (ex.path == null) {
             return new Verdict(Problem.of(400, "Bad Request", "invalid request target: only origin-form (/path) and "
