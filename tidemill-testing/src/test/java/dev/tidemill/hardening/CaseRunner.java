@@ -23,13 +23,32 @@ final class CaseRunner {
     static void check(HostileServer server, HostileCase c) {
         server.reset();
         try (RawConnection raw = server.client.raw()) {
-            raw.write(c.bytes() + (c.close() == HostileCase.Close.MUST ? HostileServer.SMUGGLED : FOLLOW_UP));
-            Optional<TestResponse> answer = raw.readResponseOrClose();
+            Optional<TestResponse> answer;
+            // A server that refuses a huge request mid-upload closes with unread input, which the
+            // kernel turns into a reset that can cut our write or overtake the answer: allowed where
+            // the case says so.
+            try {
+                raw.write(c.bytes() + (c.close() == HostileCase.Close.MUST ? HostileServer.SMUGGLED : FOLLOW_UP));
+            } catch (java.io.UncheckedIOException reset) {
+                assertThat(c.status()).as("%s: write cut (%s)", c, reset.getMessage()).isEqualTo(HostileCase.REFUSED_OR_CLOSED);
+            }
+            try {
+                answer = raw.readResponseOrClose();
+            } catch (java.io.UncheckedIOException reset) {
+                assertThat(c.status()).as("%s: reset (%s) where an answer was due", c, reset.getMessage())
+                        .isEqualTo(HostileCase.REFUSED_OR_CLOSED);
+                answer = Optional.empty();
+            }
             expectAnswer(c, answer);
             if (c.close() == HostileCase.Close.MUST) {
                 assertThat(raw.awaitClosed(CLOSE_WAIT)).as("%s: connection closed", c).isTrue();
-                assertThat(new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1))
-                        .as("%s: bytes after the refusal", c).isEmpty();
+                String after;
+                try {
+                    after = new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1);
+                } catch (java.io.UncheckedIOException reset) {
+                    after = "";
+                }
+                assertThat(after).as("%s: bytes after the refusal", c).isEmpty();
             } else {
                 TestResponse next = raw.readResponse();
                 assertThat(next.status()).as("%s: the request after it on the same connection", c).isEqualTo(200);
