@@ -102,7 +102,7 @@ class GracefulShutdownUnderLoadTest {
                 }
             }));
         }
-        Thread.sleep(1_000); // load running
+        await().atMost(Duration.ofSeconds(20)).until(() -> ok.get() >= CLIENTS); // load running on every client
         int before = ok.get();
         Connection slow = client.connect();
         // pipelined behind /ok: once /ok is answered, the server has read the slow request too
