@@ -135,6 +135,7 @@ public record Config(
         private Duration bodyStallTimeout = Timeouts.DEFAULTS.bodyStall();
         private Duration writeStallTimeout = Timeouts.DEFAULTS.writeStall();
         private Duration drainTimeout = Timeouts.DEFAULTS.drain();
+        private Duration lingerTimeout = Timeouts.DEFAULTS.linger();
         private Duration shutdownGrace = Timeouts.DEFAULTS.shutdownGrace();
 
         private Builder() {}
@@ -163,6 +164,7 @@ public record Config(
             bodyStallTimeout = c.timeouts.bodyStall();
             writeStallTimeout = c.timeouts.writeStall();
             drainTimeout = c.timeouts.drain();
+            lingerTimeout = c.timeouts.linger();
             shutdownGrace = c.timeouts.shutdownGrace();
         }
 
@@ -212,6 +214,8 @@ public record Config(
         public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
         /** @param v see {@link Timeouts#drain()} @return this */
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
+        /** @param v see {@link Timeouts#linger()} @return this */
+        public Builder lingerTimeout(Duration v) { lingerTimeout = v; return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { shutdownGrace = v; return this; }
 
@@ -222,7 +226,7 @@ public record Config(
                     new Limits(concurrencyPerLoop, maxConnections, maxRequestLineBytes, maxHeaderBytes,
                             maxHeaderCount, maxBodyBytes, maxPipelined, maxDrainBytes),
                     new Timeouts(requestTimeout, headerReadTimeout, idleTimeout, bodyStallTimeout,
-                            writeStallTimeout, drainTimeout, shutdownGrace));
+                            writeStallTimeout, drainTimeout, lingerTimeout, shutdownGrace));
         }
     }
 }

@@ -20,6 +20,12 @@ import java.time.Duration;
  *     reads slowly but steadily is never cut. Default 30 s.
  * @param drain how long the server keeps discarding the body of a refused request before closing
  *     the connection instead. Default 250 ms.
+ * @param linger when the server closes a connection after its last response (a refusal, an error,
+ *     {@code Connection: close}), it sends that response and a FIN, then keeps reading and
+ *     discarding what the client still sends until the client closes too, for at most this long.
+ *     Closing at once with unread request bytes would make the kernel send a reset, and a client
+ *     still uploading would lose the response it had not read yet (RFC 9112 9.6, nginx's
+ *     "lingering close"). Default 5 s.
  * @param shutdownGrace how long in-flight requests may run after a shutdown begins. Default 10 s.
  */
 public record Timeouts(
@@ -29,12 +35,14 @@ public record Timeouts(
         Duration bodyStall,
         Duration writeStall,
         Duration drain,
+        Duration linger,
         Duration shutdownGrace) {
 
     /** The defaults, as documented on each component. */
     public static final Timeouts DEFAULTS = new Timeouts(
             Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(15),
-            Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(250), Duration.ofSeconds(10));
+            Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(250), Duration.ofSeconds(5),
+            Duration.ofSeconds(10));
 
     /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one. */
     public Timeouts {
@@ -44,6 +52,7 @@ public record Timeouts(
         positive("bodyStall", bodyStall);
         positive("writeStall", writeStall);
         positive("drain", drain);
+        positive("linger", linger);
         if (shutdownGrace == null || shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdownGrace must be >= 0");
         }

@@ -32,6 +32,7 @@ class ReadmeDefaultsTest {
         expected.put("body stall timeout", t.bodyStall().toSeconds() + " s");
         expected.put("write stall timeout (response unsent, client reading none of it)", t.writeStall().toSeconds() + " s");
         expected.put("drain of a refused request's body", t.drain().toMillis() + " ms");
+        expected.put("lingering close (reading and discarding after the last response and FIN)", t.linger().toSeconds() + " s");
         expected.put("shutdown grace", t.shutdownGrace().toSeconds() + " s");
         for (Map.Entry<String, String> e : expected.entrySet()) {
             assertThat(text).as("README row for %s", e.getKey()).contains("| " + e.getKey() + " | " + e.getValue() + " |");

@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,13 +28,32 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Category 12, faults in handlers, in every execution mode: exceptions before and after the
  * response started, a handler that never completes, clients that leave mid-request and
  * mid-response. The server answers what it still can, notifies the handler, releases the slot
- * (proven by a concurrency limit of two that would otherwise fill up) and keeps serving.
+ * (proven by a concurrency limit of two that would otherwise fill up), releases every buffer
+ * (Netty's leak detector tracking every buffer reports none) and keeps serving.
  */
 @Timeout(120)
 class HandlerFaultsTest {
     static final String CAT = "12 faults in handlers";
     /** Slots per loop: two stuck requests would fill the server if a slot leaked. */
     private static final int SLOTS = 2;
+
+    private static BufferLeaks leaks;
+
+    @BeforeAll
+    static void watchBuffers() {
+        leaks = BufferLeaks.watch();
+    }
+
+    @AfterAll
+    static void stopWatching() {
+        leaks.close();
+    }
+
+    /** Closes the app, then checks no buffer it allocated was dropped unreleased. */
+    private static void assertNothingLeaked(App app) throws Exception {
+        app.client().close();
+        assertThat(leaks.newLeaks()).as("buffers collected without being released").isEmpty();
+    }
 
     private record App(TestClient client, AtomicInteger started, CountDownLatch streamClosed) {}
 
@@ -91,6 +112,7 @@ class HandlerFaultsTest {
             assertThat(r.text()).doesNotContain("secret internal detail").doesNotContain("IllegalStateException");
             assertSlotsFree(client);
         }
+        assertNothingLeaked(app);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -103,6 +125,7 @@ class HandlerFaultsTest {
             assertThat(wire).startsWith("HTTP/1.1 200").contains("first part").doesNotEndWith("0\r\n\r\n");
             assertSlotsFree(client);
         }
+        assertNothingLeaked(app);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -118,6 +141,7 @@ class HandlerFaultsTest {
             assertThat(app.started()).hasValue(SLOTS * 2);
             assertSlotsFree(client);
         }
+        assertNothingLeaked(app);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -136,6 +160,7 @@ class HandlerFaultsTest {
             assertThat(app.started()).hasValue(0);
             assertSlotsFree(client);
         }
+        assertNothingLeaked(app);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -150,5 +175,6 @@ class HandlerFaultsTest {
             assertThat(app.streamClosed().await(10, TimeUnit.SECONDS)).as("the producer saw the client leave").isTrue();
             assertSlotsFree(client);
         }
+        assertNothingLeaked(app);
     }
 }

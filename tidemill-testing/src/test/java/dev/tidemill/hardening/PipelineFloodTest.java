@@ -1,6 +1,7 @@
 package dev.tidemill.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Tidemill;
 import dev.tidemill.it.Setup;
@@ -11,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +57,12 @@ class PipelineFloodTest {
                         // the server stopped reading (the write blocks) or cut the connection: both fine
                     }
                 });
-                Thread.sleep(3_000); // let the server take in whatever it will
+                // wait until the server has stopped taking requests in: it has parked the connection
+                AtomicInteger lastSeen = new AtomicInteger(-1);
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                    int now = answered.get();
+                    return now > 0 && now == lastSeen.getAndSet(now);
+                });
                 long during = heapAfterGc();
                 assertThat(during - before).as("heap growth while the flood is parked (bytes)").isLessThan(MAX_GROWTH_BYTES);
                 assertThat(answered.get()).as("requests the server took in").isLessThan(REQUESTS);

@@ -65,7 +65,7 @@ public final class PerformanceDoc {
                     .append("each holding whole rounds, so every ratio still compares targets measured in one invocation:\n\n");
             for (Result.Segment s : result.segments()) {
                 b.append("- rounds ").append(s.rounds()).append(": ").append(s.startedUtc()).append(" to ")
-                        .append(s.finishedUtc()).append('\n');
+                        .append(s.finishedUtc()).append(", commit `").append(commit(s.fingerprint())).append("`\n");
             }
             b.append('\n');
         }
@@ -89,7 +89,8 @@ public final class PerformanceDoc {
             Path json = others.get(suite.getKey());
             if (json == null) continue;
             b.append("\n## ").append(suite.getValue()).append("\n\nFrom `").append(json.toString().replace('\\', '/'))
-                    .append("` (`./tidemill bench ").append(suite.getKey()).append("`).\n\n").append(body(json));
+                    .append("` (`./tidemill bench ").append(suite.getKey()).append("`, commit `")
+                    .append(ResultFile.gitCommitOf(json)).append("`).\n\n").append(body(json));
         }
         b.append("\n## Not measured yet\n\n");
         result.notMeasured().stream().filter(n -> !n.startsWith("handler-cost sweep, imbalance"))
@@ -100,6 +101,11 @@ public final class PerformanceDoc {
             }
         }
         return b.toString();
+    }
+
+    private static String commit(Map<String, Object> fingerprint) {
+        Object c = fingerprint == null ? null : fingerprint.get("gitCommit");
+        return c == null ? "unknown" : c.toString();
     }
 
     /** The suite's own Markdown next to its JSON, without its title line (headings demoted one level). */

@@ -122,6 +122,19 @@ public final class ResultFile {
     }
 
     /**
+     * @param json a result file of any suite
+     * @return the commit its fingerprint records ({@code gitCommit}), or "unknown"
+     */
+    public static String gitCommitOf(Path json) {
+        try {
+            tools.jackson.databind.JsonNode commit = MAPPER.readTree(Files.readString(json)).path("fingerprint").path("gitCommit");
+            return commit.isString() ? commit.asString() : "unknown";
+        } catch (IOException | tools.jackson.core.JacksonException e) {
+            return "unknown";
+        }
+    }
+
+    /**
      * @param dir the results directory
      * @param suite the suite name
      * @return the newest result file of that suite (names sort by time)

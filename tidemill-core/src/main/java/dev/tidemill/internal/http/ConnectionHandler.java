@@ -7,7 +7,7 @@ import dev.tidemill.internal.dispatch.ResponseBatcher;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -550,7 +550,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private void closeWhenWritten() {
         reading = CLOSED;
         needsFlush = false;
-        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        ChannelFuture written = ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+        if (server.draining) {
+            written.addListener(io.netty.channel.ChannelFutureListener.CLOSE); // shutting down: no lingering
+        } else {
+            LingeringClose.after(written, timeouts.linger());
+        }
     }
 
     private void flushUnlessReading() {

@@ -48,6 +48,7 @@ public final class EnvironmentConfig {
         define("TIDEMILL_IDLE_TIMEOUT", "a duration such as 15s", (b, v) -> b.idleTimeout(duration(v)));
         define("TIDEMILL_BODY_STALL_TIMEOUT", "a duration such as 30s", (b, v) -> b.bodyStallTimeout(duration(v)));
         define("TIDEMILL_WRITE_STALL_TIMEOUT", "a duration such as 30s", (b, v) -> b.writeStallTimeout(duration(v)));
+        define("TIDEMILL_LINGER_TIMEOUT", "a duration such as 5s", (b, v) -> b.lingerTimeout(duration(v)));
         define("TIDEMILL_SHUTDOWN_GRACE", "a duration such as 10s", (b, v) -> b.shutdownGrace(duration(v)));
     }
 

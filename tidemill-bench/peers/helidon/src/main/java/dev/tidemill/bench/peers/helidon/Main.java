@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.helidon;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -47,7 +48,7 @@ public final class Main {
                         .get(Scenario.USER_PATH_PREFIX + "{id}", Main::user)
                         .post(Scenario.VALIDATE_PATH, Main::validate)
                         .get(Scenario.PAGE_PATH, (req, res) ->
-                                res.header(HeaderNames.CONTENT_TYPE, "text/html; charset=utf-8").send(Page.render())))
+                                res.header(HeaderNames.CONTENT_TYPE, "text/html; charset=utf-8").send(PageData.render())))
                 .build()
                 .start();
         System.out.println("helidon listening on 127.0.0.1:" + server.port()

@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.javalin;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
@@ -46,7 +47,7 @@ public final class Main {
             config.routes.post(Scenario.VALIDATE_PATH, ctx -> ctx.json(ctx.bodyValidator(Person.class)
                     .check(p -> p.age() != null && Scenario.valid(p.name(), p.age()), "name non-empty, age 0-150")
                     .get()));
-            config.routes.get(Scenario.PAGE_PATH, ctx -> ctx.contentType("text/html; charset=utf-8").result(Page.render()));
+            config.routes.get(Scenario.PAGE_PATH, ctx -> ctx.contentType("text/html; charset=utf-8").result(PageData.render()));
             config.routes.exception(ValidationException.class, (e, ctx) -> ctx.status(422).json(e.getErrors()));
         });
         app.start();

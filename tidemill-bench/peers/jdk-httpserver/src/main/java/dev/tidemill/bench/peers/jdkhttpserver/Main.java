@@ -3,6 +3,7 @@ package dev.tidemill.bench.peers.jdkhttpserver;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,7 @@ public final class Main {
         server.createContext(Scenario.JSON_PATH, get(Scenario.JSON_PATH, ex ->
                 send(ex, "application/json", JSON.writeValueAsBytes(new Message("Hello, World!")))));
         server.createContext(Scenario.PAGE_PATH, get(Scenario.PAGE_PATH, ex ->
-                send(ex, "text/html; charset=utf-8", Page.render().getBytes(StandardCharsets.UTF_8))));
+                send(ex, "text/html; charset=utf-8", PageData.render().getBytes(StandardCharsets.UTF_8))));
         server.createContext(Scenario.USER_PATH_PREFIX, Main::user);
         server.createContext(Scenario.VALIDATE_PATH, Main::validate);
         server.start();

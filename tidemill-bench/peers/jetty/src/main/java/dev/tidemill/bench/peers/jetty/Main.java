@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.jetty;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,7 @@ public final class Main {
                 send(res, cb, "application/json", JSON.writeValueAsBytes(new Message("Hello, World!")))));
         routes.addMapping(USER, get(Main::user));
         routes.addMapping(PathSpec.from(Scenario.PAGE_PATH), get((req, res, cb) ->
-                send(res, cb, "text/html; charset=utf-8", Page.render().getBytes(StandardCharsets.UTF_8))));
+                send(res, cb, "text/html; charset=utf-8", PageData.render().getBytes(StandardCharsets.UTF_8))));
         routes.addMapping(PathSpec.from(Scenario.VALIDATE_PATH), new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {

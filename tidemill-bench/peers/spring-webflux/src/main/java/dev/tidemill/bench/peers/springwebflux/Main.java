@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.springwebflux;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -28,7 +29,7 @@ import org.springframework.web.bind.support.WebExchangeBindException;
  * compression; no actuator). Logging at WARN and no banner, so nothing is logged per request. The
  * Netty event loop count is Reactor Netty's {@code reactor.netty.ioWorkerCount} system property, set
  * to the I/O thread argument before Reactor Netty loads; the native epoll transport that
- * Reactor Netty brings is used. The page is rendered programmatically (see {@link Page}): Boot's
+ * Reactor Netty brings is used. The page is rendered programmatically (see {@link PageData#render}): Boot's
  * template starters would bring a view resolver and a template library that no other target pays
  * for in the same way.
  */
@@ -84,7 +85,7 @@ public class Main {
 
         @GetMapping(path = Scenario.PAGE_PATH, produces = "text/html;charset=utf-8")
         public String page() {
-            return Page.render();
+            return PageData.render();
         }
 
         @ExceptionHandler(WebExchangeBindException.class)

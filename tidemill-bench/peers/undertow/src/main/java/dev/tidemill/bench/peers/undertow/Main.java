@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.undertow;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
@@ -44,7 +45,7 @@ public final class Main {
                         .post(Scenario.VALIDATE_PATH, ex ->
                                 ex.getRequestReceiver().receiveFullBytes((e, body) -> validate(e, body)))
                         .get(Scenario.PAGE_PATH, ex ->
-                                send(ex, "text/html; charset=utf-8", Page.render().getBytes(StandardCharsets.UTF_8))))
+                                send(ex, "text/html; charset=utf-8", PageData.render().getBytes(StandardCharsets.UTF_8))))
                 .build();
         server.start();
         System.out.println("undertow listening on 127.0.0.1:" + port + " (" + ioThreads + " I/O threads)");

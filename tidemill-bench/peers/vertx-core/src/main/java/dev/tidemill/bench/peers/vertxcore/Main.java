@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.vertxcore;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -67,7 +68,7 @@ public final class Main {
                         return;
                     }
                     case Scenario.PAGE_PATH -> {
-                        req.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT_HTML).end(Buffer.buffer(Page.render()));
+                        req.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT_HTML).end(Buffer.buffer(PageData.render()));
                         return;
                     }
                     default -> {

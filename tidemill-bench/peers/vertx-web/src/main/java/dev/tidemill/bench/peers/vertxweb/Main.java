@@ -1,5 +1,6 @@
 package dev.tidemill.bench.peers.vertxweb;
 
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -53,7 +54,7 @@ public final class Main {
             router.get(Scenario.USER_PATH_PREFIX + ":id").handler(Server::user);
             router.post(Scenario.VALIDATE_PATH).handler(BodyHandler.create(false)).handler(Server::validate);
             router.get(Scenario.PAGE_PATH).handler(ctx ->
-                    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT_HTML).end(Page.render()));
+                    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT_HTML).end(PageData.render()));
             return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
                     .requestHandler(router)
                     .listen();
