@@ -10,7 +10,8 @@ import java.util.Optional;
  * (highest ratio to the baseline) against the baseline and the peers a user would weigh it
  * against. Each figure is the median over rounds of best / reference measured in the same round;
  * when either window of a round was client-bound, every round is compared on server CPU per
- * request instead of req/s, and the cell says so.
+ * request instead of req/s, and the cell says so. With two rounds or more, the cell also gives the
+ * lowest and highest per-round ratio in brackets.
  */
 public final class HeadToHead {
     /** Scenarios compared. */
@@ -57,8 +58,13 @@ public final class HeadToHead {
         }
         if (pairs.isEmpty()) return "-";
         int basis = bound ? 1 : 0;
-        double median = Summary.median(pairs.stream().map(p -> p[basis]).toList());
-        return String.format(Locale.ROOT, "%.2fx%s", median, bound ? " (CPU/req)" : "");
+        List<Double> ratios = pairs.stream().map(p -> p[basis]).toList();
+        double median = Summary.median(ratios);
+        // The spread over rounds, so a reader sees how much of a difference the machine's noise covers.
+        String range = ratios.size() < 2 ? "" : String.format(Locale.ROOT, " [%.2f-%.2f]",
+                ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+        return String.format(Locale.ROOT, "%.2fx%s%s", median, range, bound ? " (CPU/req)" : "");
     }
 
     private static List<Sample> kept(List<Sample> samples, String target, String scenario) {

@@ -78,7 +78,8 @@ public final class PerformanceDoc {
         String h2h = HeadToHead.of(result);
         if (!h2h.isEmpty()) {
             b.append("\n## Tidemill against the references\n\nTidemill's best mode per scenario, as a multiple of each reference "
-                    + "(median over rounds of the same-round ratio; above 1 means Tidemill is faster or cheaper). "
+                    + "(median over rounds of the same-round ratio, with the lowest and highest round in brackets; above 1 means "
+                    + "Tidemill is faster or cheaper). "
                     + "\"(CPU/req)\": a round was client-bound, so server CPU per request is compared instead of req/s.\n\n").append(h2h);
         }
         b.append("\n## Results\n\n").append(MarkdownTable.of(result.summary()));

@@ -27,7 +27,7 @@ class HeadToHeadTest {
                 Summary.of(samples, TargetCatalog.BASELINE), List.of(), List.of());
         String table = HeadToHead.of(r);
         // json: io is best (0.95 of baseline); vs baseline rounds 0.90 and 1.00 -> 0.95; vs helidon 2.00 and 2.00
-        assertThat(table).contains("| json | tidemill-io | 0.95x | - | 2.00x | - |");
+        assertThat(table).contains("| json | tidemill-io | 0.95x [0.90-1.00] | - | 2.00x [2.00-2.00] | - |");
         // plaintext: client-bound, so CPU per request: baseline 8/10 = 0.80, vertx-web 12/10 = 1.20
         assertThat(table).contains("| plaintext | tidemill-io | 0.80x (CPU/req) | 1.20x (CPU/req) | - | - |");
         assertThat(table).doesNotContain("| page |");
