@@ -8,21 +8,14 @@ import static dev.tidemill.hardening.Cases.withHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 2, header syntax and control bytes: line terminators other than CRLF, NUL and other
  * control bytes, obs-fold, malformed field names. Anything a lenient parser and a strict one could
  * read differently is refused with 400 and the connection closed.
  */
-@Timeout(300)
-class HeaderSyntaxTest {
+class HeaderSyntaxTest extends CaseTable {
     static final String CAT = "2 header syntax and control bytes";
-    private static HostileServer server;
 
     static Stream<HostileCase> cases() {
         List<HostileCase> c = new ArrayList<>(List.of(
@@ -86,21 +79,5 @@ class HeaderSyntaxTest {
             c.add(refused(CAT, "separator '" + sep + "' inside a header name", "RFC 9110 5.6.2: tchar", withHeader("X" + sep + "A: b"), 400));
         }
         return c.stream();
-    }
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void hostileHeaders(HostileCase c) {
-        CaseRunner.check(server, c);
     }
 }

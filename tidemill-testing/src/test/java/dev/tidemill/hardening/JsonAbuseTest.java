@@ -5,11 +5,6 @@ import static dev.tidemill.hardening.Cases.answered;
 import dev.tidemill.Limits;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 11, JSON abuse against a validated body ({@code POST /json}): deep nesting, huge
@@ -18,10 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * for one that binds but fails validation; 413 past the body limit), never a stack overflow or a
  * 500, and the connection stays usable.
  */
-@Timeout(300)
-class JsonAbuseTest {
+class JsonAbuseTest extends CaseTable {
     static final String CAT = "11 JSON abuse";
-    private static HostileServer server;
 
     private static String json(String body) {
         int length = body.getBytes(StandardCharsets.ISO_8859_1).length;
@@ -73,21 +66,5 @@ class JsonAbuseTest {
                 Cases.refused(CAT, "a declared JSON body over the limit, none sent", "Limits.maxBodyBytes",
                         "POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
                                 + (Limits.DEFAULTS.maxBodyBytes() + 1) + "\r\n\r\n", 413));
-    }
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void hostileJson(HostileCase c) {
-        CaseRunner.check(server, c);
     }
 }

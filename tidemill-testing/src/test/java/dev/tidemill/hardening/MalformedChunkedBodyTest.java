@@ -5,21 +5,14 @@ import static dev.tidemill.hardening.Cases.refused;
 import static dev.tidemill.hardening.Cases.served;
 
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 3, chunked request bodies: chunk sizes only a lenient integer parser accepts, chunk
  * extensions hiding line terminators, chunk data of the wrong length, trailers. A chunked body we
  * cannot frame exactly is refused with 400 and the connection closed.
  */
-@Timeout(300)
-class MalformedChunkedBodyTest {
+class MalformedChunkedBodyTest extends CaseTable {
     static final String CAT = "3 chunked bodies";
-    private static HostileServer server;
 
     static Stream<HostileCase> cases() {
         return Stream.of(
@@ -79,21 +72,5 @@ class MalformedChunkedBodyTest {
                 served(CAT, "framing fields in trailers are ignored", "RFC 9110 6.5.1: never merged with the header",
                         chunked("5\r\nhello\r\n0\r\nContent-Length: 50\r\nTransfer-Encoding: chunked\r\n\r\n")),
                 served(CAT, "many one-byte chunks", "RFC 9112 7.1", chunked("1\r\na\r\n".repeat(500) + "0\r\n\r\n")));
-    }
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void hostileChunks(HostileCase c) {
-        CaseRunner.check(server, c);
     }
 }

@@ -5,11 +5,6 @@ import static dev.tidemill.hardening.Cases.refused;
 import static dev.tidemill.hardening.Cases.served;
 
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 4, request line and Host: methods, versions and targets outside the grammar, every
@@ -20,10 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * segments (literal or percent-encoded) are refused rather than normalised: Tidemill matches routes
  * on the raw path, and a path a proxy normalises differently from us must not reach a handler.
  */
-@Timeout(300)
-class RequestLineAndHostTest {
+class RequestLineAndHostTest extends CaseTable {
     static final String CAT = "4 request line and Host";
-    private static HostileServer server;
 
     private static String get(String target) {
         return "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -114,21 +107,5 @@ class RequestLineAndHostTest {
                 served(CAT, "query with every allowed character", "RFC 3986 3.4", get("/echo?a=b&c=d/e?f:g@h!$'()*+,;=-._~%20")),
                 answered(CAT, "OPTIONS *", "RFC 9110 9.3.7; 15.6.2: 501 for what the server does not implement",
                         "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 501));
-    }
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void hostileRequestLines(HostileCase c) {
-        CaseRunner.check(server, c);
     }
 }

@@ -6,11 +6,6 @@ import static dev.tidemill.hardening.Cases.served;
 
 import dev.tidemill.Limits;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Category 5, sizes, at the default limits ({@link Limits#DEFAULTS}): the request line, the header
@@ -21,11 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (its FIN after the answer, then it reads and discards until the client closes; see
  * {@code LingeringClose}).
  */
-@Timeout(300)
-class SizeLimitsTest {
+class SizeLimitsTest extends CaseTable {
     static final String CAT = "5 sizes";
     private static final Limits L = Limits.DEFAULTS;
-    private static HostileServer server;
 
     /** A request line of exactly {@code length} bytes (without CRLF): {@code GET /echo?p=aaa... HTTP/1.1}. */
     private static String requestLine(int length) {
@@ -85,21 +78,5 @@ class SizeLimitsTest {
                                 + "a".repeat((int) L.maxBodyBytes() + 1) + "\r\n0\r\n\r\n"), 413),
                 refused(CAT, "chunk size of 2^62 (past what the decoder accepts)", "RFC 9112 7.1",
                         post("Transfer-Encoding: chunked\r\n", Long.toHexString(1L << 62) + "\r\n"), 400));
-    }
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void oversized(HostileCase c) {
-        CaseRunner.check(server, c);
     }
 }
