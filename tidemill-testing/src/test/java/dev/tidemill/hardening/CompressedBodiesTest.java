@@ -13,8 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,22 +23,10 @@ import org.junit.jupiter.api.Timeout;
  * with 415 and {@code Accept-Encoding}. Each bomb inflates to 64 MiB, four times the default limit.
  */
 @Timeout(120)
-class CompressedBodiesTest {
+class CompressedBodiesTest extends OnHostileServer {
     static final String CAT = "10 compressed request bodies";
     private static final int BOMB_BYTES = 64 << 20;
     private static final byte[] HELLO = "hello, compressed world".getBytes(StandardCharsets.US_ASCII);
-    private static HostileServer server;
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
     private interface Encoder {
         OutputStream wrap(OutputStream out) throws IOException;
     }
@@ -81,7 +67,7 @@ class CompressedBodiesTest {
     }
 
     private static TestResponse post(String encoding, byte[] body) {
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             raw.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Encoding: " + encoding
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n");
             raw.write(body);
@@ -98,7 +84,7 @@ class CompressedBodiesTest {
         assertThat(r.status()).as("%s bomb", encoding).isEqualTo(413);
         assertThat(r.header("Content-Type")).hasValue("application/problem+json");
         assertThat(r.jsonTree().get("detail").asString()).contains("maxBodyBytes");
-        assertThat(server.client.get("/ok").status()).isEqualTo(200);
+        assertThat(server().client.get("/ok").status()).isEqualTo(200);
     }
 
     @Test

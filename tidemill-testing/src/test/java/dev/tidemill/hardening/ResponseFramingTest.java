@@ -10,24 +10,16 @@ import dev.tidemill.testing.TestResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Categories 8 and 9: {@code Expect: 100-continue}, responses that must never carry a body (HEAD,
  * 204, 304), and handlers that try to put CR LF into a response header: they get a 500, never a
  * split response.
  */
-@Timeout(300)
-class ResponseFramingTest {
+class ResponseFramingTest extends CaseTable {
     static final String EXPECT = "8 expect-continue and response framing";
     static final String INJECTION = "9 response header injection";
-    private static HostileServer server;
-
     static Stream<HostileCase> cases() {
         return Stream.of(
                 refused(EXPECT, "Expect: 100-continue with an oversized declared body", "RFC 9110 10.1.1: final status instead of 100",
@@ -44,26 +36,10 @@ class ResponseFramingTest {
                         "GET /inject/name HTTP/1.1\r\nHost: x\r\n\r\n", 500));
     }
 
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
-    void hostileExchanges(HostileCase c) {
-        CaseRunner.check(server, c);
-    }
-
     @Test
     void anInjectedHeaderNeverReachesTheWire() {
         for (String path : new String[] {"/inject/value", "/inject/name"}) {
-            try (RawConnection raw = server.client.raw()) {
+            try (RawConnection raw = server().client.raw()) {
                 raw.write("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                 String wire = new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1);
                 assertThat(wire).as(path).startsWith("HTTP/1.1 500").doesNotContainIgnoringCase("set-cookie").doesNotContain("never");
@@ -74,7 +50,7 @@ class ResponseFramingTest {
     @Test
     void noBodyForHead204Or304EvenWhenTheHandlerGivesOne() {
         // Each answer is followed by a GET /ok on the same connection: a stray body would be read as the next response.
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             raw.write("HEAD /echo HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
             TestResponse head = raw.readResponse("HEAD");
             assertThat(head.status()).isEqualTo(200);
@@ -82,7 +58,7 @@ class ResponseFramingTest {
             assertThat(raw.readResponse().text()).isEqualTo("ok");
         }
         for (int status : new int[] {204, 304}) {
-            try (RawConnection raw = server.client.raw()) {
+            try (RawConnection raw = server().client.raw()) {
                 raw.write("GET /status/" + status + " HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                 String wire = new String(raw.readAllUntilClose(), StandardCharsets.ISO_8859_1);
                 assertThat(wire).as("%d", status).startsWith("HTTP/1.1 " + status).doesNotContain("a body the status must not carry");
@@ -96,7 +72,7 @@ class ResponseFramingTest {
 
     @Test
     void expectContinueGetsOneInterimThenTheAnswer() {
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             raw.write("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
             assertThat(raw.awaitClosed(Duration.ofMillis(300))).isFalse();
             raw.write("hello");

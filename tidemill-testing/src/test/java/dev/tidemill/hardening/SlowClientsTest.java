@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,28 +25,16 @@ import org.junit.jupiter.api.Timeout;
  * Nothing here asserts a duration: the waits are upper bounds for the cut-off to have happened.
  */
 @Timeout(120)
-class SlowClientsTest {
+class SlowClientsTest extends OnHostileServer {
     static final String CAT = "6 slow clients and timeouts";
     private static final Duration CUT_OFF = HostileServer.SHORT.multipliedBy(5);
-    private static HostileServer server;
-
-    @BeforeAll
-    static void start() {
-        server = HostileServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
     @Test
     void slowlorisConnectionsAreCutWhileANormalClientIsServed() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         List<RawConnection> slow = new ArrayList<>();
         List<Thread> tricklers = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            RawConnection raw = server.client.raw();
+            RawConnection raw = server().client.raw();
             raw.write("GET /echo HTTP/1.1\r\nHost: x\r\n");
             slow.add(raw);
             tricklers.add(Thread.ofPlatform().daemon().start(() -> {
@@ -64,7 +50,7 @@ class SlowClientsTest {
             }));
         }
         try {
-            for (int i = 0; i < 20; i++) assertThat(server.client.get("/ok").status()).as("normal client, request %d", i).isEqualTo(200);
+            for (int i = 0; i < 20; i++) assertThat(server().client.get("/ok").status()).as("normal client, request %d", i).isEqualTo(200);
             for (RawConnection raw : slow) {
                 assertThat(raw.awaitClosed(CUT_OFF)).as("slowloris connection cut").isTrue();
                 Optional<TestResponse> r = raw.readResponseOrClose();
@@ -75,33 +61,33 @@ class SlowClientsTest {
             for (Thread t : tricklers) t.join(1_000);
             slow.forEach(RawConnection::close);
         }
-        assertThat(server.echoed).hasValue(0);
+        assertThat(server().echoed).hasValue(0);
     }
 
     @Test
     void aConnectionThatSendsNothingIsClosed() {
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             assertThat(raw.awaitClosed(CUT_OFF)).isTrue();
         }
-        assertThat(server.client.get("/ok").status()).isEqualTo(200);
+        assertThat(server().client.get("/ok").status()).isEqualTo(200);
     }
 
     @Test
     void aStalledBodyGets408AndTheConnectionCloses() {
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             raw.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789");
             TestResponse r = raw.readResponse();
             assertThat(r.status()).isEqualTo(408);
             assertThat(r.header("Content-Type")).hasValue("application/problem+json");
             assertThat(raw.awaitClosed(CUT_OFF)).isTrue();
         }
-        assertThat(server.echoed).hasValue(0);
-        assertThat(server.client.get("/ok").status()).isEqualTo(200);
+        assertThat(server().echoed).hasValue(0);
+        assertThat(server().client.get("/ok").status()).isEqualTo(200);
     }
 
     @Test
     void anIdleKeepAliveConnectionIsClosed() {
-        try (RawConnection raw = server.client.raw()) {
+        try (RawConnection raw = server().client.raw()) {
             raw.write("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(raw.readResponse().status()).isEqualTo(200);
             assertThat(raw.awaitClosed(CUT_OFF)).isTrue();
@@ -110,17 +96,17 @@ class SlowClientsTest {
 
     @Test
     void aClientThatNeverReadsItsResponseIsCutByTheWriteStallTimeout() throws Exception {
-        int before = server.client.server().openConnections();
+        int before = server().client.server().openConnections();
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(4096);
-            s.connect(new InetSocketAddress("127.0.0.1", server.client.port()));
+            s.connect(new InetSocketAddress("127.0.0.1", server().client.port()));
             OutputStream out = s.getOutputStream();
             out.write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             await().atMost(CUT_OFF.multipliedBy(2)).untilAsserted(() ->
-                    assertThat(server.client.server().openConnections()).as("the server dropped the non-reading client")
+                    assertThat(server().client.server().openConnections()).as("the server dropped the non-reading client")
                             .isLessThanOrEqualTo(before));
-            for (int i = 0; i < 10; i++) assertThat(server.client.get("/ok").status()).isEqualTo(200);
+            for (int i = 0; i < 10; i++) assertThat(server().client.get("/ok").status()).isEqualTo(200);
         }
     }
 
@@ -129,7 +115,7 @@ class SlowClientsTest {
         // Reads at most 64 KiB every 5 ms: slow, but progress resets the write-stall timer; all 8 MiB arrive.
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(64 * 1024);
-            s.connect(new InetSocketAddress("127.0.0.1", server.client.port()));
+            s.connect(new InetSocketAddress("127.0.0.1", server().client.port()));
             s.getOutputStream().write("GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             long total = 0;
             byte[] buf = new byte[64 * 1024];
