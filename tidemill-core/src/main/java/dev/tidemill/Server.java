@@ -24,6 +24,18 @@ public interface Server extends AutoCloseable {
      */
     int openConnections();
 
+    /**
+     * Counters for diagnostics, tests and benchmarks, read at this moment (racy snapshots):
+     * {@code requests.in_flight} (requests holding a concurrency slot, any mode),
+     * {@code connections.open}, {@code worker.wakeups} (worker-loop unparks so far),
+     * {@code reply.drains} (reply batches run on the event loops so far) and
+     * {@code loop.<i>.load} (queued + in flight on worker loop i). Keys and meanings may change
+     * between versions; the metrics endpoint is the stable surface.
+     *
+     * @return counter name to value, in a stable order
+     */
+    java.util.Map<String, Long> diagnostics();
+
     /** @return what transport and loop-count detection saw and decided, one line each */
     java.util.List<String> startupReport();
 

@@ -3,6 +3,7 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
+import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The concurrency limit: with one worker loop and two slots per loop, two requests held in their
  * handlers fill the server (in every mode: IO and VIRTUAL share the same total); the next request
  * is refused with a 503 problem and {@code Retry-After: 1}; once they finish, everything is served
- * again and no slot is left behind.
+ * again and no slot is left behind. The limit is one total for every mode: an app that mixes
+ * IO, LOOP and VIRTUAL routes never admits more than {@code concurrencyPerLoop x workerLoops}.
  */
 @Timeout(60)
 class ConcurrencyLimitTest {
@@ -126,6 +129,64 @@ class ConcurrencyLimitTest {
             for (int i = 0; i < 3; i++) assertThat(client.get("/quick").text()).isEqualTo("quick");
         } finally {
             never.countDown();
+        }
+    }
+
+    /**
+     * One request held in each mode fills a server of one loop with three slots: a fourth, in any
+     * mode, is refused. (When LOOP counted per loop and IO/VIRTUAL in a second counter, this
+     * server admitted up to six.)
+     */
+    @Test
+    void mixedModesShareOneLimit() throws Exception {
+        CompletableFuture<String> heldIo = new CompletableFuture<>();
+        CompletableFuture<String> heldLoop = new CompletableFuture<>();
+        CountDownLatch started = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        Setup setup = new Setup(Transport.NIO, ExecutionMode.LOOP);
+        try (TestClient client = setup.start(b -> b.workerLoops(1).concurrencyPerLoop(3), app -> {
+            app.get("/hold/io", req -> {
+                started.countDown();
+                return heldIo;
+            }).mode(ExecutionMode.IO);
+            app.get("/hold/loop", req -> {
+                started.countDown();
+                return heldLoop;
+            }).mode(ExecutionMode.LOOP);
+            app.get("/hold/virtual", req -> {
+                started.countDown();
+                release.await();
+                return "released";
+            }).mode(ExecutionMode.VIRTUAL);
+            for (ExecutionMode m : ExecutionMode.values()) {
+                app.get("/quick/" + m.name().toLowerCase(java.util.Locale.ROOT), req -> "quick").mode(m);
+            }
+        })) {
+            List<Connection> holders = List.of(client.connect(), client.connect(), client.connect());
+            try {
+                int i = 0;
+                for (String mode : List.of("io", "loop", "virtual")) {
+                    holders.get(i++).write(("GET /hold/" + mode + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                }
+                assertThat(started.await(10, TimeUnit.SECONDS)).as("a handler of each mode is running").isTrue();
+                assertThat(Eventually.slots(client)).as("slots held").isEqualTo(3);
+                for (String mode : List.of("io", "loop", "virtual")) {
+                    TestResponse refused = client.get("/quick/" + mode);
+                    assertThat(refused.status()).as("%s mode on a full server: %s", mode, refused).isEqualTo(503);
+                    assertThat(refused.header("Retry-After")).hasValue("1");
+                }
+                heldIo.complete("released");
+                heldLoop.complete("released");
+                release.countDown();
+                for (Connection h : holders) assertThat(h.read().text()).isEqualTo("released");
+                Eventually.slotsReleased(client);
+                for (String mode : List.of("io", "loop", "virtual")) {
+                    assertThat(client.get("/quick/" + mode).text()).isEqualTo("quick");
+                }
+            } finally {
+                release.countDown();
+                for (Connection h : holders) h.close();
+            }
         }
     }
 }

@@ -117,7 +117,7 @@ class ExecutionModesTest {
                     assertThat(quick.text()).isEqualTo("tidemill-loop-0|false");
                 }
                 assertThat(answer).isNotDone();
-                assertThat(Eventually.context(client).loops().totalLoad())
+                assertThat(Eventually.totalLoopLoad(client))
                         .as("the awaiting request still holds its slot").isEqualTo(1);
 
                 answer.complete("finally");

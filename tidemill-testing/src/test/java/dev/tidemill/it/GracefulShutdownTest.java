@@ -86,9 +86,8 @@ class GracefulShutdownTest {
 
             stopped.get(10, TimeUnit.SECONDS);
             assertThat(server.terminated().toCompletableFuture()).isCompleted();
-            for (var loop : Eventually.context(client).loops().loops()) {
-                assertThat(loop.awaitTermination(Duration.ofSeconds(5))).as("worker loop %d stopped", loop.index()).isTrue();
-            }
+            Eventually.equals("every worker loop thread stopped", 0L,
+                    () -> server.diagnostics().get("worker.loops_running"));
         } finally {
             release.complete(null);
         }
@@ -106,7 +105,7 @@ class GracefulShutdownTest {
             try (var s = client.stream(TestRequest.get("/stream"))) {
                 assertThat(s.nextChunkText()).isEqualTo("before ");
                 CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
-                Eventually.until("the graceful stop began", () -> Eventually.context(client).draining);
+                Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
                 assertThat(stream.get().isOpen()).as("a stream in progress is not cut").isTrue();
                 stream.get().write("after");
                 assertThat(s.nextChunkText()).isEqualTo("after");
@@ -151,7 +150,7 @@ class GracefulShutdownTest {
             c.write(HOLD + "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
-            Eventually.until("the graceful stop began", () -> Eventually.context(client).draining);
+            Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
             release.complete(null);
             TestResponse first = c.readResponse();
             assertThat(first.text()).isEqualTo("done");
@@ -196,7 +195,7 @@ class GracefulShutdownTest {
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
             CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofMinutes(5));
-            Eventually.until("the graceful stop began", () -> Eventually.context(client).draining);
+            Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
             assertThat(stopped).isNotDone();
             server.stopNow();
             stopped.get(10, TimeUnit.SECONDS); // far less than the 5-minute grace

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidemill.Assignment;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Transport;
-import dev.tidemill.internal.dispatch.LoopGroup;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -74,8 +73,7 @@ class LeastLoadedRoutingTest {
             assertThat(r.status()).as("quick request %d: %s", i, r).isEqualTo(200);
             assertThat(r.text()).as("quick request %d ran on the free loop", i).isEqualTo(other);
         }
-        LoopGroup loops = Eventually.context(client).loops();
-        assertThat(loops.loops().get(stuckIndex()).load()).as("nothing queued on the stuck loop").isEqualTo(1);
+        assertThat(Eventually.loopLoad(client, stuckIndex())).as("nothing queued on the stuck loop").isEqualTo(1);
 
         unblock.countDown();
         assertThat(blocker.read().text()).isEqualTo("unblocked");
@@ -97,7 +95,6 @@ class LeastLoadedRoutingTest {
     private void roundRobin(TestClient client, Connection blocker, ExecutorService senders) throws Exception {
         blocker.write(BLOCK);
         assertThat(blocked.await(10, TimeUnit.SECONDS)).as("the blocking handler runs").isTrue();
-        LoopGroup loops = Eventually.context(client).loops();
         int stuck = stuckIndex();
 
         List<Future<TestResponse>> quick = new ArrayList<>();
@@ -105,8 +102,8 @@ class LeastLoadedRoutingTest {
 
         // Every quick request is either answered by the free loop or queued on the stuck one.
         Eventually.until("every quick request answered or queued behind the stuck loop", () ->
-                quick.stream().filter(Future::isDone).count() + loops.loops().get(stuck).load() - 1 == QUICK);
-        int queued = loops.loops().get(stuck).load() - 1;
+                quick.stream().filter(Future::isDone).count() + Eventually.loopLoad(client, stuck) - 1 == QUICK);
+        int queued = Eventually.loopLoad(client, stuck) - 1;
         assertThat(queued).as("round-robin queued quick requests on the stuck loop").isPositive();
         assertThat(quick.stream().filter(Future::isDone).count())
                 .as("quick requests stuck behind the blocked loop have not completed").isEqualTo(QUICK - queued);

@@ -149,6 +149,15 @@ public final class LoopGroup implements AutoCloseable {
         return total;
     }
 
+    /** @return loop threads still alive (0 once {@link #close()} has finished) */
+    public int running() {
+        int n = 0;
+        for (WorkerLoop loop : loops) {
+            if (loop.isAlive()) n++;
+        }
+        return n;
+    }
+
     /** @return sum of every loop's {@link WorkerLoop#wakeups()} */
     public long wakeups() {
         long total = 0;

@@ -215,6 +215,11 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         }
     }
 
+    /** @return whether the loop's thread is still running */
+    public boolean isAlive() {
+        return thread.isAlive();
+    }
+
     /** @return true if the calling thread is this loop's thread */
     public boolean inLoop() {
         return Thread.currentThread() == thread;

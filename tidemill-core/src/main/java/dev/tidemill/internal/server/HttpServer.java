@@ -3,20 +3,26 @@ package dev.tidemill.internal.server;
 import dev.tidemill.Config;
 import dev.tidemill.Server;
 import dev.tidemill.Transport;
-import dev.tidemill.internal.http.PipelineInitializer;
-import dev.tidemill.internal.http.ServerContext;
-import dev.tidemill.internal.http.ServerEvents;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.ServerEvents;
+import dev.tidemill.internal.http1.PipelineInitializer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -24,15 +30,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running server: binds the socket ("accept" stage), owns the event loops and the
- * {@link ServerContext}, and performs the graceful stop.
+ * The running server: binds the socket ("accept" stage), owns the event loops, the open
+ * connections and the {@link ExchangeContext}, and performs the graceful stop.
  */
 public final class HttpServer implements Server {
     private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
 
     private final Config config;
     private final EventLoopGroup group;
-    private final ServerContext context;
+    private final ExchangeContext context;
+    private final ChannelGroup connections;
+    private final PipelineInitializer http1;
     private final Channel serverChannel;
     private final Transport transport;
     private final List<String> report;
@@ -41,11 +49,13 @@ public final class HttpServer implements Server {
     private volatile boolean stopNow;
     private boolean stopping;
 
-    private HttpServer(Config config, EventLoopGroup group, ServerContext context, Channel serverChannel,
-            Transport transport, List<String> report) {
+    private HttpServer(Config config, EventLoopGroup group, ExchangeContext context, ChannelGroup connections,
+            PipelineInitializer http1, Channel serverChannel, Transport transport, List<String> report) {
         this.config = config;
         this.group = group;
         this.context = context;
+        this.connections = connections;
+        this.http1 = http1;
         this.serverChannel = serverChannel;
         this.transport = transport;
         this.report = report;
@@ -63,9 +73,11 @@ public final class HttpServer implements Server {
         int ioThreads = config.effectiveIoThreads();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
                 new DefaultThreadFactory("tidemill-io", false), choice.ioHandlerFactory());
-        ServerContext context = null;
+        ExchangeContext context = null;
         try {
-            context = new ServerContext(app, group);
+            context = new ExchangeContext(app, PooledByteBufAllocator.DEFAULT);
+            ChannelGroup connections = new DefaultChannelGroup("tidemill-connections", GlobalEventExecutor.INSTANCE);
+            PipelineInitializer http1 = new PipelineInitializer(context, connections);
             ConnectionLimiter limiter = new ConnectionLimiter(config.limits().maxConnections());
             Channel channel = new ServerBootstrap()
                     .group(group)
@@ -76,7 +88,7 @@ public final class HttpServer implements Server {
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true) // a client's FIN still gets its answers
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-                    .childHandler(new PipelineInitializer(context))
+                    .childHandler(http1)
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
@@ -84,11 +96,12 @@ public final class HttpServer implements Server {
             List<String> report = new ArrayList<>();
             report.add("transport " + choice.transport() + " (" + choice.reason() + "); " + TransportSelector.availability());
             report.add("cpus: Runtime.availableProcessors() = " + cpus + " (honours cgroup quota and affinity); worker loops "
-                    + context.loops().size() + (config.workerLoops() > 0 ? " (configured)" : " (one per CPU)")
+                    + context.workerLoops() + (config.workerLoops() > 0 ? " (configured)" : " (one per CPU)")
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
-            HttpServer server = new HttpServer(config, group, context, channel, choice.transport(), List.copyOf(report));
+            HttpServer server = new HttpServer(config, group, context, connections, http1, channel, choice.transport(),
+                    List.copyOf(report));
             report.forEach(line -> LOG.info("{}", line));
             LOG.info("listening on http://{}:{}", config.host(), server.port());
             return server;
@@ -97,11 +110,6 @@ public final class HttpServer implements Server {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-    }
-
-    /** @return shared server state, for diagnostics and tests */
-    public ServerContext context() {
-        return context;
     }
 
     @Override
@@ -121,12 +129,20 @@ public final class HttpServer implements Server {
 
     @Override
     public int openConnections() {
-        return context.openConnections();
+        return connections.size();
     }
 
     @Override
     public int workerLoops() {
-        return context.loops().size();
+        return context.workerLoops();
+    }
+
+    @Override
+    public Map<String, Long> diagnostics() {
+        Map<String, Long> out = new LinkedHashMap<>(context.diagnostics());
+        out.put("reply.drains", http1.replyDrains());
+        out.put("connections.open", (long) connections.size());
+        return out;
     }
 
     @Override
@@ -144,11 +160,11 @@ public final class HttpServer implements Server {
             stopping = true;
         }
         long deadline = System.nanoTime() + grace.toNanos();
-        context.draining = true;
+        context.startDraining();
         serverChannel.close().syncUninterruptibly();
-        for (Channel c : context.connectionsSnapshot()) c.pipeline().fireUserEventTriggered(ServerEvents.DRAIN);
+        for (Channel c : new ArrayList<>(connections)) c.pipeline().fireUserEventTriggered(ServerEvents.DRAIN);
         synchronized (stopLock) {
-            while (context.openConnections() > 0 && !stopNow) {
+            while (connections.size() > 0 && !stopNow) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) break;
                 try {
@@ -159,9 +175,9 @@ public final class HttpServer implements Server {
                 }
             }
         }
-        int abandoned = context.openConnections();
+        int abandoned = connections.size();
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
-        context.closeConnections();
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         context.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         terminated.complete(null);

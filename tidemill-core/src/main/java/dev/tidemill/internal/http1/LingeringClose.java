@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.http1;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -8,6 +8,7 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
+import dev.tidemill.internal.exchange.ServerEvents;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.http1;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -34,7 +34,20 @@ final class RequestDecoder extends HttpRequestDecoder {
         }
     }
 
+    /**
+     * Fired down the pipeline once per head when a read ends with part of a request head held
+     * here, so the connection runs the header-read timer rather than the idle one for it.
+     */
+    static final Object PARTIAL_HEAD = new Object() {
+        @Override
+        public String toString() {
+            return "PARTIAL_HEAD";
+        }
+    };
+
     private boolean headStarted;
+    /** {@link #PARTIAL_HEAD} was fired for the current head. */
+    private boolean partialReported;
     private final HeadValidator validator = new HeadValidator();
     /** Bytes of head beyond which the validator stops waiting and lets Netty's limits answer. */
     private final int headBound;
@@ -55,12 +68,13 @@ final class RequestDecoder extends HttpRequestDecoder {
         this.headBound = headBound;
     }
 
-    /**
-     * @return whether bytes of a request head not yet emitted are held here: the connection uses it
-     *     to run the header-read timer, not the idle one, for a head that arrived in pieces
-     */
-    boolean midHead() {
-        return headStarted || internalBuffer().isReadable();
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        super.channelRead(ctx, msg);
+        if (!partialReported && !refused && !inMessage && (headStarted || internalBuffer().isReadable())) {
+            partialReported = true;
+            ctx.fireUserEventTriggered(PARTIAL_HEAD);
+        }
     }
 
     @Override
@@ -97,6 +111,7 @@ final class RequestDecoder extends HttpRequestDecoder {
             Object o = out.get(i);
             if (o instanceof HttpMessage) {
                 headStarted = false;
+                partialReported = false;
                 inMessage = true;
                 headChecked = false;
             }

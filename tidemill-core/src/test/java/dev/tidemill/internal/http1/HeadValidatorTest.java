@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,7 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Param;
+import dev.tidemill.Problem;
 import dev.tidemill.Request;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.codec.ContentDecoding;
@@ -9,6 +10,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.cookie.Cookie;
 import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -17,19 +20,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
- * One request and its response, from the head being read to the last byte written. It is the
- * {@link Request} a handler sees, and it owns the request's concurrency slot.
+ * One request and its response, whatever protocol carries it: the {@link Request} a handler
+ * sees, its concurrency slot, and its state. The only way back to the transport is the
+ * {@link ReplySink} it was opened with; the transport talks to it through {@link #body},
+ * {@link #expire} and {@link #transportClosed}. Everything it reads (binder, remote address,
+ * limits through its endpoint) is handed to it when it opens.
  *
- * <p>Threads: fields set before dispatch are written on the connection's event loop and published
- * to the handler thread by the dispatch queue (or the thread start). {@link #state} arbitrates the
- * race between a handler finishing and a timeout or disconnect: whoever moves it out of
- * {@code RUNNING} decides the response.
+ * <p>Threads: what the transport and the {@link RouteGate} set before dispatch is written on the
+ * transport's thread and published to the handler's thread by the dispatch queue (or the thread
+ * start). {@link #state} arbitrates the race between a handler finishing and a timeout or
+ * disconnect: whoever moves it out of {@code RUNNING} decides the response.
+ *
+ * <p>It is also the worker loop's queue item ({@link Runnable}), so a LOOP dispatch allocates no
+ * task object.
  */
-final class Exchange implements Request {
+public final class Exchange implements Request, Runnable {
     static final int RUNNING = 0;
     static final int RESPONDED = 1;
     static final int STREAMING = 2;
@@ -37,36 +44,6 @@ final class Exchange implements Request {
     static final int CANCELLED = 4;
 
     private static final byte[] NO_BODY = new byte[0];
-
-    final ConnectionHandler connection;
-    final int seq;
-    final String method;
-    final String uri;
-    final String path;
-    final HttpHeaders headers;
-    final boolean head;
-    final boolean http10;
-    boolean keepAlive;
-
-    // Set after routing, on the event loop, before dispatch.
-    Endpoint endpoint;
-    Object[] values;
-    String[] pathValues;
-    Map<String, List<String>> query;
-    byte[] body = NO_BODY;
-    /** The body's content codings, in the order applied; decoded (and emptied) on first access. */
-    List<String> codings = List.of();
-    long deadlineNanos = Long.MAX_VALUE;
-    boolean continuePending;
-
-    // Response side, on the event loop.
-    Reply reply;
-    boolean closeAfter;
-    boolean streamEnded;
-    volatile boolean streamAborted;
-    private List<ConnectionHandler.EarlyChunk> earlyChunks;
-
-    // VarHandles rather than AtomicInteger/AtomicBoolean fields: two fewer objects per request.
     private static final VarHandle STATE;
     private static final VarHandle SLOT_HELD;
 
@@ -80,12 +57,31 @@ final class Exchange implements Request {
         }
     }
 
+    private final ExchangeContext context;
+    private final ReplySink sink;
+    private final int id;
+    private final String method;
+    private final String uri;
+    private final String path;
+    private final HttpHeaders headers;
+    private final boolean head;
+    private final SocketAddress remote;
+
+    // Set by the RouteGate on the transport's thread, before dispatch.
+    Endpoint endpoint;
+    Object[] values;
+    String[] pathValues;
+    Map<String, List<String>> query;
+    /** The body's content codings, in the order applied; decoded (and emptied) on first access. */
+    List<String> codings = List.of();
+    private byte[] body = NO_BODY;
+
+    // VarHandles rather than AtomicInteger/AtomicBoolean fields: two fewer objects per request.
     @SuppressWarnings("unused") // through STATE
     private volatile int state = RUNNING;
     @SuppressWarnings("unused") // through SLOT_HELD
     private volatile boolean slotHeld;
     private WorkerLoop loop;
-    private Admission admission;
     /** True while the handler's synchronous part runs on a worker loop: see {@link #abandon()}. */
     volatile boolean inLoopHandler;
     volatile Thread virtualThread;
@@ -94,28 +90,111 @@ final class Exchange implements Request {
     private Map<String, Object> attributes;
     private Map<String, String> cookies;
 
-    Exchange(ConnectionHandler connection, int seq, String method, String uri, String path, HttpHeaders headers,
-            boolean head, boolean http10, boolean keepAlive) {
-        this.connection = connection;
-        this.seq = seq;
+    /**
+     * Opens an exchange for a request head the transport has read.
+     *
+     * @param context what every exchange of this server shares
+     * @param sink the way back to the transport
+     * @param id the transport's number for it (HTTP/1.1: its place in the pipeline; HTTP/2: the stream)
+     * @param method the method, as sent
+     * @param uri the request target, as sent
+     * @param path the target's raw path ({@link RequestTarget#rawPath}), or null if the target is not a path
+     * @param headers the request headers
+     * @param head whether the method is HEAD
+     * @param remote the peer's address
+     */
+    public Exchange(ExchangeContext context, ReplySink sink, int id, String method, String uri, String path,
+            HttpHeaders headers, boolean head, SocketAddress remote) {
+        this.context = context;
+        this.sink = sink;
+        this.id = id;
         this.method = method;
         this.uri = uri;
         this.path = path;
         this.headers = headers;
         this.head = head;
-        this.http10 = http10;
-        this.keepAlive = keepAlive;
+        this.remote = remote;
+    }
+
+    // ---- the transport's side ----
+
+    /** @return the transport's number for this exchange */
+    public int id() {
+        return id;
+    }
+
+    /** @return whether this is a HEAD request */
+    public boolean isHead() {
+        return head;
+    }
+
+    /** @return the request target as sent */
+    public String uri() {
+        return uri;
+    }
+
+    /** @return the route, once the gate has matched one; null before (or for a refused request) */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** @param bytes the whole body, read by the transport within {@link Endpoint#maxBodyBytes()} */
+    public void body(byte[] bytes) {
+        body = bytes;
+    }
+
+    /** @return the sink replies go to */
+    ReplySink sink() {
+        return sink;
+    }
+
+    ExchangeContext context() {
+        return context;
+    }
+
+    /**
+     * Answers a request refused before dispatch (never called once it runs).
+     *
+     * @param problem the answer
+     * @param close whether the connection must close after it
+     * @param extraHeaders name/value pairs
+     */
+    public void refuse(Problem problem, boolean close, String... extraHeaders) {
+        state = RESPONDED;
+        sink.send(this, context.replies().problem(this, problem, close, extraHeaders));
+    }
+
+    /**
+     * The request timeout passed. If the handler has not answered yet, it is abandoned (future
+     * cancelled, virtual thread interrupted, slot released) and a 504 goes to the sink. Called on
+     * the transport's thread.
+     *
+     * @return whether this call answered the exchange
+     */
+    public boolean expire() {
+        if (!casState(RUNNING, TIMED_OUT)) return false;
+        abandon();
+        sink.send(this, context.replies().problem(this, Problem.of(504, "Gateway Timeout",
+                "the handler did not answer within " + endpoint.requestTimeoutNanos() / 1_000_000
+                        + " ms (requestTimeout)"), false));
+        return true;
+    }
+
+    /** The peer is gone: a running handler or stream is abandoned; nothing more goes to the sink. */
+    public void transportClosed() {
+        if (casState(RUNNING, CANCELLED) || state == STREAMING) abandon();
+    }
+
+    /** Runs the handler: the worker loop's task. */
+    @Override
+    public void run() {
+        context.invoker().run(this, true);
     }
 
     // ---- slot ----
 
-    void holdLoopSlot(WorkerLoop l) {
+    void holdSlot(WorkerLoop l) {
         loop = l;
-        slotHeld = true;
-    }
-
-    void holdAdmissionSlot(Admission a) {
-        admission = a;
         slotHeld = true;
     }
 
@@ -123,7 +202,7 @@ final class Exchange implements Request {
     void releaseSlot() {
         if (SLOT_HELD.compareAndSet(this, true, false)) {
             if (loop != null) loop.release();
-            else if (admission != null) admission.release();
+            context.dispatcher().limit().release();
         }
     }
 
@@ -133,7 +212,7 @@ final class Exchange implements Request {
      * counting it is what lets least-loaded assignment route around it; the loop releases the slot
      * when the handler returns.
      */
-    void abandon() {
+    private void abandon() {
         CompletableFuture<?> f = awaiting;
         if (f != null) f.cancel(true);
         Thread t = virtualThread;
@@ -143,21 +222,8 @@ final class Exchange implements Request {
         if (!inLoopHandler) releaseSlot();
     }
 
-    List<ConnectionHandler.EarlyChunk> earlyChunks() {
-        if (earlyChunks == null) earlyChunks = new java.util.ArrayList<>(4);
-        return earlyChunks;
-    }
-
-    boolean hasEarlyChunks() {
-        return earlyChunks != null && !earlyChunks.isEmpty();
-    }
-
     boolean isRunning() {
         return state == RUNNING;
-    }
-
-    int state() {
-        return state;
     }
 
     void state(int value) {
@@ -252,7 +318,7 @@ final class Exchange implements Request {
 
     @Override
     public <T> T body(Class<T> type) {
-        return connection.server().binder().bind(header("Content-Type"), body(), type);
+        return context.binder().bind(header("Content-Type"), body(), type);
     }
 
     @Override
@@ -268,8 +334,7 @@ final class Exchange implements Request {
 
     @Override
     public InetSocketAddress remoteAddress() {
-        SocketAddress a = connection.remoteAddress();
-        return a instanceof InetSocketAddress i ? i : InetSocketAddress.createUnresolved("unknown", 0);
+        return remote instanceof InetSocketAddress i ? i : InetSocketAddress.createUnresolved("unknown", 0);
     }
 
     @Override

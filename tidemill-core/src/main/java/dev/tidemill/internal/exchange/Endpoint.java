@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
@@ -24,7 +24,7 @@ import java.util.List;
  * @param maxBodyBytes body limit in bytes
  * @param requestTimeoutNanos request timeout
  */
-record Endpoint(
+public record Endpoint(
         Route route,
         Handler handler,
         Filter[] filters,

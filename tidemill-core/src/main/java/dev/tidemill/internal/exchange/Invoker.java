@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.ExceptionMapper;
 import dev.tidemill.Filter;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a request's filters and handler on whatever thread its execution mode chose, awaits a
  * returned {@link CompletionStage} without holding that thread, maps exceptions, and hands the reply
- * to the connection. The slot is released here, once the reply exists.
+ * to the exchange's {@link ReplySink}. The slot is released here, once the reply exists.
  */
 final class Invoker {
     private static final Logger LOG = LoggerFactory.getLogger(Invoker.class);
@@ -80,36 +80,34 @@ final class Invoker {
         } catch (Throwable t) {
             reply = problemReply(ex, mapFailureToProblem(t, ex));
         }
-        if (reply instanceof Reply.Stream s) {
+        if (reply.streamed()) {
+            StreamingBody body = reply.stream();
             if (!ex.casState(Exchange.RUNNING, Exchange.STREAMING)) {
+                reply.release();
                 ex.releaseSlot();
                 return;
             }
-            ex.stream = s.body();
-            ex.connection.deliver(ex, reply);
+            ex.stream = body;
+            ex.sink().send(ex, reply);
             try {
-                s.body().producer.produce(s.body());
+                body.producer.produce(body);
             } catch (Throwable t) {
                 LOG.error("stream producer for {} failed", ex, t);
-                s.body().abort();
+                body.abort();
             }
             return; // the slot is released when the stream closes
         }
         if (!ex.casState(Exchange.RUNNING, Exchange.RESPONDED)) {
-            release(reply);
+            reply.release();
             ex.releaseSlot();
             return;
         }
         ex.releaseSlot();
-        ex.connection.deliver(ex, reply);
+        ex.sink().send(ex, reply);
     }
 
     private Reply problemReply(Exchange ex, Problem p) {
         return replies.problem(ex, p, false);
-    }
-
-    private static void release(Reply reply) {
-        if (reply instanceof Reply.Full f) f.response().release();
     }
 
     /** @return the value a mapper produced for {@code t}, or a problem */

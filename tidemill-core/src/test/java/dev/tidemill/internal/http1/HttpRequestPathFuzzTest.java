@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,11 @@ import dev.tidemill.Route;
 import dev.tidemill.Tidemill;
 import dev.tidemill.internal.codec.JacksonCodec;
 import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.exchange.ExchangeContext;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +41,7 @@ class HttpRequestPathFuzzTest {
         EmbeddedChannel ch = new EmbeddedChannel();
         // one server per input: an EmbeddedChannel brings its own event loop, which the server's
         // response batcher must know
-        ServerContext server = new ServerContext(APP, ch.eventLoop());
+        ExchangeContext server = new ExchangeContext(APP, UnpooledByteBufAllocator.DEFAULT);
         try {
             run(ch, server, input);
         } finally {
@@ -45,8 +49,8 @@ class HttpRequestPathFuzzTest {
         }
     }
 
-    private static void run(EmbeddedChannel ch, ServerContext server, byte[] input) {
-        new PipelineInitializer(server).configure(ch);
+    private static void run(EmbeddedChannel ch, ExchangeContext server, byte[] input) {
+        new PipelineInitializer(server, new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE)).configure(ch);
         ch.pipeline().fireChannelActive();
         // in slices, as a socket would deliver them
         int slice = input.length == 0 ? 1 : 1 + (input[0] & 0x3f);

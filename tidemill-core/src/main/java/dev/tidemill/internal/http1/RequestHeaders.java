@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.http1;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;

@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Problem;
 import dev.tidemill.Response;

@@ -1,4 +1,4 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
@@ -11,13 +11,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A chunked response body. Writes may come from any thread; each is handed to the connection's
- * event loop in order (through the same batcher as responses, so a chunk can never overtake its
- * head), and the returned stage completes once the channel is writable again — that is the
- * backpressure: a slow reader fills Netty's outbound buffer past its high-water mark and the
- * producer's next stage waits.
+ * A streamed response body. Writes may come from any thread; each goes to the exchange's
+ * {@link ReplySink}, which keeps it behind the head, and the returned stage completes once the
+ * transport can take more: that is the back-pressure (HTTP/1.1: a slow reader fills Netty's
+ * outbound buffer past its high-water mark and the producer's next stage waits).
  */
-final class StreamingBody implements ResponseStream {
+public final class StreamingBody implements ResponseStream {
     final Exchange exchange;
     final Response.StreamProducer producer;
     private final ByteBufAllocator alloc;
@@ -53,7 +52,7 @@ final class StreamingBody implements ResponseStream {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        exchange.connection.streamChunk(exchange, buf, done);
+        exchange.sink().sendChunk(exchange, buf, done);
         return done;
     }
 
@@ -70,7 +69,7 @@ final class StreamingBody implements ResponseStream {
     @Override
     public void close() {
         if (open.compareAndSet(true, false)) {
-            exchange.connection.streamEnd(exchange);
+            exchange.sink().end(exchange);
             exchange.releaseSlot();
             closed.complete(null);
         }
@@ -79,13 +78,14 @@ final class StreamingBody implements ResponseStream {
     /** The producer failed: ends the response as truncated (no final chunk) and releases the slot. */
     void abort() {
         if (open.compareAndSet(true, false)) {
-            exchange.connection.streamAbort(exchange);
+            exchange.sink().abort(exchange);
             exchange.releaseSlot();
             closed.complete(null);
         }
     }
 
     /** The client left: the producer learns it from {@link #isOpen()}, failed writes and {@link #closed()}. */
+    /** The client left (called through the exchange). */
     void clientGone() {
         if (open.compareAndSet(true, false)) {
             exchange.releaseSlot();

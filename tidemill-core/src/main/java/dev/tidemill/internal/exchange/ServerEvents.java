@@ -1,6 +1,6 @@
-package dev.tidemill.internal.http;
+package dev.tidemill.internal.exchange;
 
-/** Events the server sends down a connection's pipeline. */
+/** Events the server sends down every connection's pipeline, whatever its protocol. */
 public enum ServerEvents {
     /** Graceful shutdown began: close now if idle, else after the in-flight requests. */
     DRAIN

@@ -1,0 +1,49 @@
+package dev.tidemill.internal.exchange;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * The {@code Date} response header, formatted at most once per second rather than per response,
+ * and kept as the bytes of a whole header line so an encoder copies it without formatting or
+ * charset work.
+ */
+public final class DateHeader {
+    private record Stamp(long second, String value, byte[] line) {}
+
+    // IMF-fixdate (RFC 9110 5.6.7): two-digit day, unlike DateTimeFormatter.RFC_1123_DATE_TIME.
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
+
+    private static volatile Stamp current = format(System.currentTimeMillis() / 1000);
+
+    private DateHeader() {}
+
+    /** @return the current date, e.g. {@code Mon, 30 Nov 2026 06:40:16 GMT} */
+    public static String now() {
+        return stamp().value;
+    }
+
+    /** @return {@code Date: <now>\r\n} as bytes; shared, never modify */
+    public static byte[] line() {
+        return stamp().line;
+    }
+
+    private static Stamp stamp() {
+        long second = System.currentTimeMillis() / 1000;
+        Stamp s = current;
+        if (s.second != second) {
+            // Racing threads may both format; the result is identical and the write is atomic.
+            s = format(second);
+            current = s;
+        }
+        return s;
+    }
+
+    private static Stamp format(long second) {
+        String text = IMF_FIXDATE.format(Instant.ofEpochSecond(second).atOffset(ZoneOffset.UTC));
+        return new Stamp(second, text, ("Date: " + text + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
+}

@@ -1,0 +1,116 @@
+package dev.tidemill.internal.exchange;
+
+import dev.tidemill.Config;
+import dev.tidemill.Route;
+import dev.tidemill.internal.codec.BodyBinder;
+import dev.tidemill.internal.dispatch.LoopGroup;
+import dev.tidemill.internal.routing.Router;
+import dev.tidemill.internal.server.AppSnapshot;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What every exchange of one server shares, whatever protocol carries it: the configuration, the
+ * gate (routing and checks), the dispatcher (concurrency limit, worker loops, invoker), the reply
+ * builder and the body binder. Built once at start; transports receive it and hand it to each
+ * {@link Exchange} they open.
+ */
+public final class ExchangeContext {
+    private final Config config;
+    private final RouteGate gate;
+    private final Dispatcher dispatcher;
+    private final Replies replies;
+    private final BodyBinder binder;
+    private volatile boolean draining;
+
+    /**
+     * @param app the app, frozen
+     * @param alloc the buffer allocator replies are encoded with
+     */
+    public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc) {
+        this.config = app.config();
+        Router<Endpoint> router = new Router<>();
+        for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config));
+        this.gate = new RouteGate(router);
+        this.replies = new Replies(app.json(), alloc);
+        int loops = config.effectiveWorkerLoops();
+        int perLoop = config.limits().concurrencyPerLoop();
+        this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),
+                Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()));
+        this.binder = new BodyBinder(app.json());
+    }
+
+    /** @return the configuration */
+    public Config config() {
+        return config;
+    }
+
+    /** @return routing and the checks that need no handler */
+    public RouteGate gate() {
+        return gate;
+    }
+
+    /**
+     * Admits and dispatches a complete, routed exchange (the "dispatch" stage); on the transport's
+     * thread.
+     *
+     * @param ex the exchange, its body read
+     */
+    public void dispatch(Exchange ex) {
+        dispatcher.dispatch(ex);
+    }
+
+    /** @return whether a graceful stop has begun: new requests get {@code Connection: close} */
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Marks the start of a graceful stop. */
+    public void startDraining() {
+        draining = true;
+    }
+
+    /** @return worker loops running */
+    public int workerLoops() {
+        return dispatcher.loops().size();
+    }
+
+    /**
+     * @return counters for diagnostics and tests: {@code requests.in_flight} (concurrency slots
+     *     held), {@code worker.wakeups}, {@code worker.loops_running} (loop threads alive),
+     *     {@code server.draining} (1 once a stop began) and {@code loop.<i>.load} (queued + in
+     *     flight) per worker loop
+     */
+    public Map<String, Long> diagnostics() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("requests.in_flight", (long) dispatcher.limit().inFlight());
+        LoopGroup loops = dispatcher.loops();
+        out.put("worker.wakeups", loops.wakeups());
+        out.put("worker.loops_running", (long) loops.running());
+        out.put("server.draining", draining ? 1L : 0L);
+        for (int i = 0; i < loops.size(); i++) out.put("loop." + i + ".load", (long) loops.loops().get(i).load());
+        return out;
+    }
+
+    Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    Replies replies() {
+        return replies;
+    }
+
+    Invoker invoker() {
+        return dispatcher.invoker();
+    }
+
+    BodyBinder binder() {
+        return binder;
+    }
+
+    /** Stops the worker loops and the virtual-thread executor (after connections are closed). */
+    public void close() {
+        dispatcher.close();
+    }
+}

@@ -1,0 +1,135 @@
+package dev.tidemill.internal.exchange;
+
+import dev.tidemill.JsonCodec;
+import dev.tidemill.Problem;
+import dev.tidemill.Response;
+import dev.tidemill.internal.codec.ProblemJson;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.util.AsciiString;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns what a handler returned into a {@link Reply}: the response table of
+ * {@link dev.tidemill.Handler}, plus the rules every response obeys whatever the protocol (HEAD
+ * keeps the GET's {@code Content-Length} and drops the body; 204 and 304 never carry one; framing
+ * headers are the transport's, never the handler's). Runs on the handler's thread, so JSON
+ * encoding stays off the I/O loop.
+ */
+final class Replies {
+    private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
+    private static final AsciiString OCTET_STREAM = AsciiString.cached("application/octet-stream");
+    private static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
+    private static final AsciiString PROBLEM_JSON = AsciiString.cached(ProblemJson.CONTENT_TYPE);
+
+    private final JsonCodec json;
+    private final ByteBufAllocator alloc;
+
+    Replies(JsonCodec json, ByteBufAllocator alloc) {
+        this.json = json;
+        this.alloc = alloc;
+    }
+
+    /** Builds the reply for a handler's value (not a CompletionStage: that is awaited first). */
+    Reply fromValue(Exchange ex, Object value) throws IOException {
+        if (value == null) return full(ex, 204, null, Unpooled.EMPTY_BUFFER, List.of());
+        if (value instanceof String s) return full(ex, 200, TEXT_PLAIN, utf8(s), List.of());
+        if (value instanceof byte[] b) return full(ex, 200, OCTET_STREAM, Unpooled.wrappedBuffer(b), List.of());
+        if (value instanceof Response r) return fromResponse(ex, r);
+        return full(ex, 200, APPLICATION_JSON, json(value), List.of());
+    }
+
+    private Reply fromResponse(Exchange ex, Response r) throws IOException {
+        if (r.status() < 200) {
+            // A 1xx is never a final answer; sending one alone would desynchronise the connection.
+            throw new IllegalStateException("a handler returned status " + r.status() + ", which cannot be a final response");
+        }
+        return switch (r.body()) {
+            case Response.Body.Empty e -> full(ex, r.status(), null, Unpooled.EMPTY_BUFFER, r.headerList());
+            case Response.Body.Bytes b -> full(ex, r.status(), null, Unpooled.wrappedBuffer(b.bytes()), r.headerList());
+            case Response.Body.Json j -> full(ex, r.status(), null, json(j.value()), r.headerList());
+            case Response.Body.Stream s -> stream(ex, r.status(), r.headerList(), s.producer());
+        };
+    }
+
+    /** A problem reply; callable from any thread. */
+    Reply problem(Exchange ex, Problem p, boolean close, String... extraHeaders) {
+        Reply reply = full(ex, p.status(), PROBLEM_JSON, Unpooled.wrappedBuffer(ProblemJson.render(p)), List.of(extraHeaders));
+        return close ? reply.closing() : reply;
+    }
+
+    private static Reply full(Exchange ex, int status, CharSequence contentType, ByteBuf body, List<String> handlerHeaders) {
+        boolean bodiless = status == 204 || status == 304;
+        long length = bodiless ? -1 : body.readableBytes();
+        ByteBuf content = body;
+        if (bodiless || ex.isHead()) {
+            body.release();
+            content = Unpooled.EMPTY_BUFFER;
+        }
+        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size());
+        boolean close = !handlerHeaders.isEmpty() && copyHeaders(handlerHeaders, headers);
+        if (bodiless) {
+            if (!headers.isEmpty()) removeContentType(headers);
+            contentType = null;
+        }
+        return new Reply(status, headers, contentType, content, length, null, close);
+    }
+
+    private Reply stream(Exchange ex, int status, List<String> handlerHeaders, Response.StreamProducer producer) {
+        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size());
+        boolean close = !handlerHeaders.isEmpty() && copyHeaders(handlerHeaders, headers);
+        if (ex.isHead()) {
+            // HEAD: the head a GET would get, without running the producer (a stream has no length).
+            return new Reply(status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
+        }
+        return new Reply(status, headers, null, Unpooled.EMPTY_BUFFER, -1, new StreamingBody(ex, producer, alloc), close);
+    }
+
+    /** Copies a handler's headers, dropping the framing ones; @return whether it asked to close */
+    private static boolean copyHeaders(List<String> from, List<String> to) {
+        boolean close = false;
+        for (int i = 0; i < from.size(); i += 2) {
+            String name = from.get(i);
+            if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")) continue;
+            if (name.equalsIgnoreCase("Connection")) {
+                close |= from.get(i + 1).equalsIgnoreCase("close");
+                continue;
+            }
+            to.add(name);
+            to.add(from.get(i + 1));
+        }
+        return close;
+    }
+
+    private static void removeContentType(List<String> headers) {
+        for (int i = headers.size() - 2; i >= 0; i -= 2) {
+            if (headers.get(i).equalsIgnoreCase("Content-Type")) {
+                headers.remove(i + 1);
+                headers.remove(i);
+            }
+        }
+    }
+
+    private ByteBuf utf8(String s) {
+        if (s.isEmpty()) return Unpooled.EMPTY_BUFFER;
+        ByteBuf buf = alloc.buffer(ByteBufUtil.utf8MaxBytes(s));
+        ByteBufUtil.writeUtf8(buf, s);
+        return buf;
+    }
+
+    private ByteBuf json(Object value) throws IOException {
+        ByteBuf buf = alloc.buffer(256);
+        try (ByteBufOutputStream out = new ByteBufOutputStream(buf)) {
+            json.write(value, out);
+        } catch (IOException | RuntimeException | Error e) {
+            buf.release();
+            throw e;
+        }
+        return buf;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tidemill.internal.exchange;
+
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The seam: the only way an {@link Exchange} reaches the transport that carries it. HTTP/1.1
+ * implements it per connection ({@code internal.http1.Http1Connection}); an HTTP/2 stream or an
+ * SSE/WebSocket session implements it without touching the HTTP/1.1 code.
+ *
+ * <p>Every method may be called from any thread (the handler's worker loop, a virtual thread, the
+ * event loop itself); the transport hops onto its own thread and keeps what it sends in request
+ * order. The other direction, transport to exchange, is three calls on the exchange:
+ * {@link Exchange#body}, {@link Exchange#expire} (the request timeout) and
+ * {@link Exchange#transportClosed} (the peer left). Writability reaches a streaming producer
+ * through the stage {@link #sendChunk} completes.
+ */
+public interface ReplySink {
+
+    /**
+     * Sends a reply: a complete response, or the head of a streamed one ({@link Reply#stream()} is
+     * set, and chunks follow through {@link #sendChunk}). Called once per exchange. The sink owns
+     * {@code reply}'s buffer from here on.
+     *
+     * @param ex the exchange answered
+     * @param reply what to send
+     */
+    void send(Exchange ex, Reply reply);
+
+    /**
+     * One chunk of a streamed body, after (or racing with) its head; never overtakes the head.
+     *
+     * @param ex the exchange
+     * @param chunk the bytes, owned by the sink from here on
+     * @param written completes when the transport can take more (back-pressure: a slow reader
+     *     delays it), or fails with {@link java.nio.channels.ClosedChannelException} if the peer is gone
+     */
+    void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written);
+
+    /** @param ex the exchange whose streamed body is complete */
+    void end(Exchange ex);
+
+    /**
+     * The producer failed: what was sent goes out, then the body ends so the peer sees it
+     * truncated, never complete (HTTP/1.1: the connection closes without the last chunk).
+     *
+     * @param ex the exchange
+     */
+    void abort(Exchange ex);
+}

@@ -1,0 +1,120 @@
+package dev.tidemill.internal.http1;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A connection's deadlines behind one timer: one scheduled task at the earliest pending deadline,
+ * whatever its kind. The request path only sets and clears fields ({@link #set}, {@link #clear});
+ * the task re-arms itself when it fires, and reschedules only when a deadline moves earlier than
+ * the one it waits for. So the common keep-alive request (idle cleared, request deadline set,
+ * idle set again) costs field writes, not a timer per request. Time is the event loop's ticker,
+ * so tests drive it with {@code EmbeddedChannel.advanceTimeBy}. Event-loop confined.
+ */
+final class ConnectionDeadlines {
+    static final long NONE = Long.MAX_VALUE;
+
+    /** What a deadline is for. */
+    enum Kind {
+        /** keep-alive connection with nothing in progress */
+        IDLE,
+        /** a request head that started but has not ended */
+        HEADER_READ,
+        /** the gap between two reads of a request body */
+        BODY_STALL,
+        /** discarding a refused request's body */
+        DRAIN,
+        /** a response the client takes none of */
+        WRITE_STALL,
+        /** the earliest in-flight request's timeout */
+        REQUEST
+    }
+
+    /** Told when a deadline passes; may set new deadlines. */
+    interface Expiry {
+        void expired(Kind kind, long now);
+    }
+
+    private static final Kind[] KINDS = Kind.values();
+
+    private final EventExecutor executor;
+    private final Expiry owner;
+    private final long[] at = new long[KINDS.length];
+    private final Runnable fire = this::fire;
+    private ScheduledFuture<?> timer;
+    private long timerAt = NONE;
+    private boolean firing;
+    private boolean cancelled;
+
+    ConnectionDeadlines(EventExecutor executor, Expiry owner) {
+        this.executor = executor;
+        this.owner = owner;
+        java.util.Arrays.fill(at, NONE);
+    }
+
+    /** @return the current time, in the same nanos deadlines are set in */
+    long now() {
+        return executor.ticker().nanoTime();
+    }
+
+    /** @param deadline when {@code kind} passes, from {@link #now()}; replaces an earlier setting */
+    void set(Kind kind, long deadline) {
+        at[kind.ordinal()] = deadline;
+        arm(deadline);
+    }
+
+    /** Sets {@code kind} to now + {@code nanos}. */
+    void after(Kind kind, long nanos) {
+        set(kind, now() + nanos);
+    }
+
+    void clear(Kind kind) {
+        at[kind.ordinal()] = NONE; // the timer may still fire for it: nothing is due then, it re-arms
+    }
+
+    boolean running(Kind kind) {
+        return at[kind.ordinal()] != NONE;
+    }
+
+    long get(Kind kind) {
+        return at[kind.ordinal()];
+    }
+
+    /** Stops the timer for good (the connection closed). */
+    void cancel() {
+        cancelled = true;
+        if (timer != null) timer.cancel(false);
+        timer = null;
+    }
+
+    private void arm(long deadline) {
+        if (cancelled || firing || deadline >= timerAt) return; // while firing, fire() re-arms at the end
+        if (timer != null) timer.cancel(false);
+        timerAt = deadline;
+        timer = executor.schedule(fire, Math.max(0, deadline - now()), TimeUnit.NANOSECONDS);
+    }
+
+    private void fire() {
+        timer = null;
+        timerAt = NONE;
+        if (cancelled) return;
+        long now = now();
+        firing = true;
+        try {
+            for (Kind k : KINDS) {
+                int i = k.ordinal();
+                if (at[i] <= now) {
+                    at[i] = NONE;
+                    owner.expired(k, now);
+                    if (cancelled) return;
+                }
+            }
+        } finally {
+            firing = false;
+        }
+        long next = NONE;
+        for (long d : at) next = Math.min(next, d);
+        if (next != NONE) arm(next);
+    }
+}

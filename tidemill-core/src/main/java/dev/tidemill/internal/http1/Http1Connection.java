@@ -1,0 +1,410 @@
+package dev.tidemill.internal.http1;
+
+import dev.tidemill.Limits;
+import dev.tidemill.Problem;
+import dev.tidemill.Timeouts;
+import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.RequestTarget;
+import dev.tidemill.internal.exchange.RouteGate;
+import dev.tidemill.internal.exchange.ServerEvents;
+import dev.tidemill.internal.exchange.Verdict;
+import dev.tidemill.internal.http1.ConnectionDeadlines.Kind;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP/1.1 connection, the last handler of its pipeline: the state machine that reads a
+ * request (head, checks, body), opens an {@link Exchange} for it with the connection's
+ * {@link ReplyWriter} as its sink, and hands it to dispatch. Event-loop confined.
+ *
+ * <p>What it drives is in parts that own their state: {@link ReplyRing} (the pipelined exchanges
+ * and the {@code maxPipelined} invariant), {@link ReplyWriter} (the sink: replies written in
+ * order, streams, the close), {@link BodyReader} (reading or discarding a body),
+ * {@link ConnectionDeadlines} (one timer for every deadline), {@link WriteStallWatch} (slow read),
+ * {@link Refusals} (what follows a refusal), {@link HeadChecks} and the {@link RouteGate} (the
+ * checks). The states: reading a head, reading a body, discarding a refused body, closed.
+ */
+final class Http1Connection extends ChannelInboundHandlerAdapter implements ReplyWriter.Reading, ConnectionDeadlines.Expiry {
+    private static final Logger LOG = LoggerFactory.getLogger(Http1Connection.class);
+
+    private static final int READ_HEAD = 0;
+    private static final int READ_BODY = 1;
+    private static final int DISCARD = 2;
+    private static final int CLOSED = 3;
+
+    private final ExchangeContext server;
+    private final RouteGate gate;
+    private final HeadChecks checks;
+    private final ReplyWriter writer;
+    private final Limits limits;
+    private final Timeouts timeouts;
+    private final ReplyRing ring;
+    private final BodyReader body = new BodyReader();
+    private final WriteStallWatch writeWatch = new WriteStallWatch();
+    private final ArrayDeque<Object> backlog = new ArrayDeque<>(2);
+    private ChannelHandlerContext ctx;
+    private ConnectionDeadlines deadlines;
+    private SocketAddress remote;
+
+    private int reading = READ_HEAD;
+    /** The exchange whose body is being read. */
+    private Exchange current;
+    /** Between the last reply of a batch and the next head: idle (or reading a head). */
+    private boolean awaitingHead = true;
+    /** The decoder holds part of the next head (it said so with {@link RequestDecoder#PARTIAL_HEAD}). */
+    private boolean partialHead;
+    /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
+    private boolean lastRequestRead;
+
+    Http1Connection(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher) {
+        this.server = server;
+        this.gate = server.gate();
+        this.limits = server.config().limits();
+        this.timeouts = server.config().timeouts();
+        this.checks = new HeadChecks(limits);
+        this.ring = new ReplyRing(limits.maxPipelined());
+        this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.deadlines = new ConnectionDeadlines(ctx.executor(), this);
+        this.writer.attach(ctx, this);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        remote = ctx.channel().remoteAddress();
+        deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
+        if (server.draining()) ctx.close();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        reading = CLOSED;
+        body.release();
+        for (Object m; (m = backlog.poll()) != null; ) ReferenceCountUtil.release(m);
+        writer.closed();
+        deadlines.cancel();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} failed", ctx.channel(), cause);
+        ctx.close();
+    }
+
+    /**
+     * Unwritable: the client is not taking our responses as fast as we produce them. Reading stops
+     * at the next request ({@link #mustPark}) and the write watch starts. Writable again: streams
+     * resume, parked requests are read, and an idle period may start.
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            deadlines.clear(Kind.WRITE_STALL);
+            if (awaitingHead && ring.outstanding() == 0 && !deadlines.running(Kind.HEADER_READ)) {
+                deadlines.after(Kind.IDLE, timeouts.idle().toNanos()); // idle from when the response drained
+            }
+            writer.writable();
+        } else if (!deadlines.running(Kind.WRITE_STALL)) {
+            startWriteWatch();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == RequestDecoder.PARTIAL_HEAD) {
+            partialHead = true;
+            if (awaitingHead && !deadlines.running(Kind.HEADER_READ)) {
+                deadlines.clear(Kind.IDLE);
+                deadlines.after(Kind.HEADER_READ, timeouts.headerRead().toNanos());
+            }
+            return;
+        }
+        if (evt == ServerEvents.DRAIN) {
+            if (ring.outstanding() == 0 && awaitingHead && !partialHead && backlog.isEmpty()) ctx.close();
+            return;
+        }
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client sent FIN. That cannot be told apart from a client that closed its socket
+            // and left, and noticing departures (cancel handlers, free slots) matters more than the
+            // rare client that half-closes and waits: replies already produced are flushed, what is
+            // still in flight is abandoned.
+            writer.closeWhenWritten();
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        writer.reading(true);
+        if (reading == CLOSED) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (!backlog.isEmpty() || (msg instanceof HttpRequest && mustPark())) {
+            // Pipelining cap reached, or the client is not reading our responses: park the message
+            // and stop reading the socket, so TCP pushes back on the client. What is parked is
+            // bounded by one read's worth of bytes.
+            backlog.add(msg);
+            ctx.channel().config().setAutoRead(false);
+            return;
+        }
+        handle(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        writer.reading(false);
+        ctx.fireChannelReadComplete();
+    }
+
+    private void handle(Object msg) {
+        try {
+            if (lastRequestRead && msg instanceof HttpRequest) {
+                reading = CLOSED; // pipelined after a "Connection: close" request: never processed
+                return;
+            }
+            if (msg instanceof HttpRequest req) onHead(req);
+            if (msg instanceof HttpContent content && reading != CLOSED) onContent(content);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void onHead(HttpRequest req) {
+        awaitingHead = false;
+        partialHead = false;
+        deadlines.clear(Kind.IDLE);
+        deadlines.clear(Kind.HEADER_READ);
+        boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
+        boolean keepAlive = HttpUtil.isKeepAlive(req) && !server.draining();
+        String uri = req.uri();
+        Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
+                req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
+        ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
+        if (!keepAlive) lastRequestRead = true;
+        Verdict verdict = checks.check(req, http10);
+        if (verdict == null) verdict = gate.route(ex, Math.max(0, HeadChecks.declaredLength(req)));
+        if (verdict == null) verdict = HeadChecks.expect(req, http10);
+        if (verdict == null) verdict = gate.bind(ex, req.headers());
+        if (verdict != null) {
+            refuse(ex, verdict, req);
+            return;
+        }
+        current = ex;
+        reading = READ_BODY;
+        body.read(ex.endpoint().maxBodyBytes());
+        if (HeadChecks.hasBody(req)) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
+        if (HeadChecks.expectsContinue(req)) writer.continueWhenNext(ex);
+    }
+
+    /** Answers a request refused before dispatch, and decides what happens to its body. */
+    private void refuse(Exchange ex, Verdict verdict, HttpRequest req) {
+        Refusals.Next next = Refusals.after(verdict, req, limits.maxDrainBytes());
+        switch (next) {
+            case CLOSE -> reading = CLOSED;
+            case DISCARD_BODY -> {
+                reading = DISCARD;
+                body.discard(limits.maxDrainBytes());
+                deadlines.after(Kind.DRAIN, timeouts.drain().toNanos());
+            }
+            case READ_NEXT -> reading = READ_HEAD; // its LastHttpContent follows and is ignored
+        }
+        ex.refuse(verdict.problem(), next == Refusals.Next.CLOSE, verdict.headers());
+    }
+
+    private void onContent(HttpContent content) {
+        if (content.decoderResult().isFailure()) {
+            // A malformed chunk: the framing is lost, so the connection cannot continue.
+            Exchange ex = current;
+            if (reading == READ_BODY && ex != null) {
+                Throwable cause = content.decoderResult().cause();
+                refuseLate(ex, cause instanceof TooLongFrameException
+                        ? Problem.of(431, "Request Header Fields Too Large", "the trailer section exceeds "
+                                + limits.maxHeaderBytes() + " bytes (maxHeaderBytes)")
+                        : Problem.of(400, "Bad Request", "malformed chunked body" + (cause == null || cause.getMessage() == null
+                                ? "" : ": " + HeadChecks.printable(cause.getMessage()))));
+            } else {
+                writer.closeWhenWritten();
+            }
+            return;
+        }
+        switch (reading) {
+            case READ_BODY -> {
+                BodyReader.Outcome outcome = body.feed(content, ctx.alloc());
+                if (outcome == BodyReader.Outcome.TOO_LARGE) {
+                    refuseLate(current, Problem.of(413, "Content Too Large", "the body exceeds the "
+                            + current.endpoint().maxBodyBytes() + "-byte limit (maxBodyBytes)"));
+                    return;
+                }
+                if (body.lastPiece() > 0) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
+                if (outcome == BodyReader.Outcome.COMPLETE) {
+                    Exchange ex = current;
+                    current = null;
+                    deadlines.clear(Kind.BODY_STALL);
+                    ex.body(body.take());
+                    reading = READ_HEAD;
+                    long at = deadlines.now() + ex.endpoint().requestTimeoutNanos();
+                    ring.deadline(ex, at);
+                    if (at < deadlines.get(Kind.REQUEST)) deadlines.set(Kind.REQUEST, at);
+                    server.dispatch(ex);
+                }
+            }
+            case DISCARD -> {
+                BodyReader.Outcome outcome = body.skip(content);
+                if (outcome == BodyReader.Outcome.TOO_LARGE) {
+                    deadlines.clear(Kind.DRAIN);
+                    writer.closeWhenWritten();
+                } else if (outcome == BodyReader.Outcome.COMPLETE) {
+                    reading = READ_HEAD;
+                    deadlines.clear(Kind.DRAIN);
+                    writer.progress();
+                }
+            }
+            default -> { } // a refused request's trailing LastHttpContent
+        }
+    }
+
+    /** Answers the exchange whose body is being read with a problem, and closes after it. */
+    private void refuseLate(Exchange ex, Problem p) {
+        current = null;
+        reading = CLOSED;
+        body.release();
+        deadlines.clear(Kind.BODY_STALL);
+        ex.refuse(p, true);
+    }
+
+    private void readBacklog() {
+        while (!backlog.isEmpty() && reading != CLOSED) {
+            Object m = backlog.peek();
+            if (m instanceof HttpRequest && mustPark()) return;
+            backlog.poll();
+            handle(m);
+        }
+        if (backlog.isEmpty() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /**
+     * @return whether the next request must wait: the ring is full, or the responses already
+     *     produced are not draining (without this a client that pipelines and never reads would
+     *     make us buffer responses without bound)
+     */
+    private boolean mustPark() {
+        return ring.full() || !ctx.channel().isWritable();
+    }
+
+    // ------------------------------------------------------------------ ReplyWriter.Reading
+
+    @Override
+    public boolean betweenRequests() {
+        return reading == READ_HEAD;
+    }
+
+    @Override
+    public boolean parked() {
+        return !backlog.isEmpty();
+    }
+
+    @Override
+    public void resume() {
+        readBacklog();
+    }
+
+    @Override
+    public void drained() {
+        if (awaitingHead) return;
+        awaitingHead = true;
+        // Part of the next head came with an earlier read: the header-read timer runs.
+        if (partialHead) deadlines.after(Kind.HEADER_READ, timeouts.headerRead().toNanos());
+        else deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
+    }
+
+    @Override
+    public void stop() {
+        reading = CLOSED;
+    }
+
+    // ------------------------------------------------------------------ deadlines
+
+    @Override
+    public void expired(Kind kind, long now) {
+        if (!ctx.channel().isActive()) return;
+        switch (kind) {
+            case IDLE -> {
+                // A connection whose last response is still going out is not idle: the write watch
+                // decides, and idleness restarts when it drains (channelWritabilityChanged).
+                if (awaitingHead && ring.outstanding() == 0 && ctx.channel().isWritable()) close();
+            }
+            case HEADER_READ -> {
+                if (awaitingHead && ring.outstanding() == 0) close(); // a head that never finished (slowloris)
+            }
+            case WRITE_STALL -> {
+                switch (writeWatch.check(ctx.channel().isWritable(), pendingBytes())) {
+                    case CLEAR -> { }
+                    case READING -> startWriteWatch(); // slow, but the client is reading
+                    case STALLED -> {
+                        LOG.debug("connection {}: no response byte taken for {} ms (writeStallTimeout), closing",
+                                ctx.channel(), timeouts.writeStall().toMillis());
+                        close();
+                    }
+                }
+            }
+            case BODY_STALL -> {
+                if (reading == READ_BODY && current != null) {
+                    refuseLate(current, Problem.of(408, "Request Timeout", "no body bytes for "
+                            + timeouts.bodyStall().toMillis() + " ms (bodyStallTimeout)"));
+                }
+            }
+            case DRAIN -> {
+                if (reading == DISCARD) writer.closeWhenWritten();
+            }
+            case REQUEST -> {
+                long next = ring.expire(now);
+                if (next != ReplyRing.NONE) deadlines.set(Kind.REQUEST, next);
+            }
+        }
+    }
+
+    private void close() {
+        reading = CLOSED;
+        ctx.close();
+    }
+
+    private void startWriteWatch() {
+        writeWatch.start(pendingBytes());
+        deadlines.after(Kind.WRITE_STALL, timeouts.writeStall().toNanos());
+    }
+
+    private long pendingBytes() {
+        ChannelOutboundBuffer buffer = ctx.channel().unsafe().outboundBuffer();
+        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    }
+}

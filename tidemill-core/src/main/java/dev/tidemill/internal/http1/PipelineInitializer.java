@@ -1,0 +1,71 @@
+package dev.tidemill.internal.http1;
+
+import dev.tidemill.Limits;
+import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The per-connection HTTP/1.1 pipeline, in the order bytes meet it: {@link RequestDecoder}
+ * (Netty's HTTP/1.1 parser behind our strict head check, with our size limits), then
+ * {@link Http1Connection}. Responses are bytes by the time they are written
+ * ({@link ResponseEncoder}), so no encoder sits in the pipeline. The two handlers talk only
+ * through pipeline events (decoded messages, {@link RequestDecoder#PARTIAL_HEAD}).
+ */
+public final class PipelineInitializer extends ChannelInitializer<Channel> {
+    private final ExchangeContext server;
+    private final ChannelGroup connections;
+    private final HttpDecoderConfig decoderConfig;
+    private final ResponseEncoder encoder;
+    private final int headBound;
+    /** One batcher per event loop: the replies of all its connections share one drain task. */
+    private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
+
+    /**
+     * @param server what every exchange shares
+     * @param connections every open connection is added here (graceful stop, counting)
+     */
+    public PipelineInitializer(ExchangeContext server, ChannelGroup connections) {
+        this.server = server;
+        this.connections = connections;
+        Limits limits = server.config().limits();
+        this.decoderConfig = new HttpDecoderConfig()
+                .setMaxInitialLineLength(limits.maxRequestLineBytes())
+                .setMaxHeaderSize(limits.maxHeaderBytes())
+                .setMaxChunkSize(64 * 1024)
+                .setValidateHeaders(true)
+                .setAllowDuplicateContentLengths(false)
+                .setAllowPartialChunks(true)
+                .setHeadersFactory(RequestHeaders.FACTORY);
+        this.encoder = new ResponseEncoder(server.config().serverHeader());
+        // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
+        this.headBound = limits.maxRequestLineBytes() + limits.maxHeaderBytes() + 2 * (limits.maxHeaderCount() + 2) + 64;
+    }
+
+    /** @return reply drain tasks run so far, over every event loop */
+    public long replyDrains() {
+        long n = 0;
+        for (ResponseBatcher b : batchers.values()) n += b.drains();
+        return n;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        configure(ch);
+    }
+
+    /** Builds the pipeline on any channel (a socket here; an {@code EmbeddedChannel} in tests). */
+    void configure(Channel ch) {
+        connections.add(ch);
+        ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
+        ch.pipeline()
+                .addLast("decoder", new RequestDecoder(decoderConfig, headBound))
+                .addLast("connection", new Http1Connection(server, encoder, batcher));
+    }
+}

@@ -1,0 +1,269 @@
+package dev.tidemill.internal.http1;
+
+import dev.tidemill.Timeouts;
+import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.Reply;
+import dev.tidemill.internal.exchange.ReplySink;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The HTTP/1.1 side of the seam: the {@link ReplySink} of one connection's exchanges. Replies and
+ * chunks from other threads hop onto the event loop through the loop's {@link ResponseBatcher}
+ * (one task and one flush per burst); on the loop they are written strictly in request order from
+ * the {@link ReplyRing}, a reply that finishes early waiting in its slot, and a streamed body's
+ * chunks behind its head ({@link StreamWrites}). It decides when the connection ends after a
+ * reply ({@code Connection: close}, HTTP/1.0, a stop in progress) and closes it in stages
+ * ({@link LingeringClose}). Everything but the {@link ReplySink} methods runs on the event loop.
+ */
+final class ReplyWriter implements ReplySink {
+
+    /** What the writer needs to know about, and tell, the reading side of its connection. */
+    interface Reading {
+        /** @return whether no request is being read (no body, no discard, not closed) */
+        boolean betweenRequests();
+
+        /** @return whether requests are parked, waiting for the ring or for writability */
+        boolean parked();
+
+        /** Replies were written: parked requests may be read now. */
+        void resume();
+
+        /** Every reply is written and no request is being read: the connection waits for a head. */
+        void drained();
+
+        /** The connection is ending: read nothing more. */
+        void stop();
+    }
+
+    private final ExchangeContext server;
+    private final ResponseEncoder encoder;
+    private final ResponseBatcher batcher;
+    private final ReplyRing ring;
+    private final WriteStallWatch watch;
+    private final Timeouts timeouts;
+    private final List<ByteBuf> out = new ArrayList<>(3);
+    private ChannelHandlerContext ctx;
+    private StreamWrites streams;
+    private Reading reading;
+    /** The stream being written closes the connection when it ends. */
+    private boolean streamCloses;
+    private boolean inRead;
+    private boolean needsFlush;
+    private boolean progressing;
+    private boolean rerun;
+    private boolean closing;
+
+    ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
+            WriteStallWatch watch) {
+        this.server = server;
+        this.encoder = encoder;
+        this.batcher = batcher;
+        this.ring = ring;
+        this.watch = watch;
+        this.timeouts = server.config().timeouts();
+    }
+
+    void attach(ChannelHandlerContext ctx, Reading reading) {
+        this.ctx = ctx;
+        this.reading = reading;
+        this.streams = new StreamWrites(ctx, watch);
+    }
+
+    // ------------------------------------------------------------------ ReplySink, any thread
+
+    @Override
+    public void send(Exchange ex, Reply reply) {
+        if (ctx.executor().inEventLoop()) {
+            onReply(ex, reply);
+            flushUnlessReading();
+        } else {
+            batcher.submit(ctx.channel(), () -> onReply(ex, reply));
+        }
+    }
+
+    @Override
+    public void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
+        if (ctx.executor().inEventLoop()) {
+            onChunk(ex, chunk, written);
+            flushUnlessReading();
+        } else {
+            batcher.submit(ctx.channel(), () -> onChunk(ex, chunk, written));
+        }
+    }
+
+    @Override
+    public void end(Exchange ex) {
+        streamEnd(ex, false);
+    }
+
+    @Override
+    public void abort(Exchange ex) {
+        streamEnd(ex, true);
+    }
+
+    private void streamEnd(Exchange ex, boolean abort) {
+        if (ctx.executor().inEventLoop()) {
+            onStreamEnd(ex, abort);
+            flushUnlessReading();
+        } else {
+            batcher.submit(ctx.channel(), () -> onStreamEnd(ex, abort));
+        }
+    }
+
+    // ------------------------------------------------------------------ event loop
+
+    /** A read began or ended: while reading, flushes wait for the end of the read. */
+    void reading(boolean inRead) {
+        this.inRead = inRead;
+        if (!inRead && needsFlush) {
+            needsFlush = false;
+            ctx.flush();
+        }
+    }
+
+    /** Writes what is ready and resumes reading parked requests (after a discard, or writability). */
+    void progress() {
+        if (progressing) {
+            rerun = true; // re-entrant: an IO-mode handler answering while parked requests are read
+            return;
+        }
+        progressing = true;
+        try {
+            do {
+                rerun = false;
+                writeReady();
+                if (!closing) reading.resume();
+            } while (rerun);
+        } finally {
+            progressing = false;
+        }
+    }
+
+    /** The channel is writable again. */
+    void writable() {
+        streams.writable();
+        progress();
+    }
+
+    /** Writes {@code 100 Continue} now if {@code ex} is next in line, else once it is. */
+    void continueWhenNext(Exchange ex) {
+        if (ring.next() == ex) writeContinue();
+        else ring.setFlag(ex, ReplyRing.CONTINUE_PENDING);
+    }
+
+    /** Ends the connection once what is written so far has gone out: FIN, then a lingering close. */
+    void closeWhenWritten() {
+        reading.stop();
+        if (closing) return;
+        closing = true;
+        needsFlush = false;
+        ChannelFuture written = ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+        if (server.draining()) {
+            written.addListener(ChannelFutureListener.CLOSE); // shutting down: no lingering
+        } else {
+            LingeringClose.after(written, timeouts.linger());
+        }
+    }
+
+    /** The connection closed: everything held is released, every waiting producer fails. */
+    void closed() {
+        ring.closeAll();
+        streams.closeAll();
+    }
+
+    private void onReply(Exchange ex, Reply reply) {
+        if (!ring.holds(ex)) { // the connection closed meanwhile
+            reply.release();
+            if (reply.streamed()) ex.transportClosed();
+            return;
+        }
+        ring.reply(ex, reply);
+        progress();
+    }
+
+    private void onChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
+        if (!ring.holds(ex) || !ctx.channel().isActive()) {
+            chunk.release();
+            written.completeExceptionally(new ClosedChannelException());
+            return;
+        }
+        streams.chunk(ex, chunk, written);
+        needsFlush = true;
+    }
+
+    private void onStreamEnd(Exchange ex, boolean abort) {
+        if (!ring.holds(ex) || !ctx.channel().isActive()) return;
+        if (streams.end(ex, abort)) endStream();
+    }
+
+    private void writeReady() {
+        while (ring.outstanding() > 0 && streams.current() == null && ctx.channel().isActive() && !closing) {
+            Exchange ex = ring.next();
+            Reply reply = ring.reply(ex);
+            if (reply == null) {
+                if (ring.flag(ex, ReplyRing.CONTINUE_PENDING)) {
+                    ring.clearFlag(ex, ReplyRing.CONTINUE_PENDING);
+                    writeContinue();
+                }
+                return;
+            }
+            boolean http10 = ring.flag(ex, ReplyRing.HTTP10);
+            boolean close = reply.close() || !ring.flag(ex, ReplyRing.KEEP_ALIVE)
+                    || server.draining() && ring.outstanding() == 1 && reading.betweenRequests() && !reading.parked();
+            needsFlush = true;
+            if (reply.streamed()) {
+                write(encoder.streamHead(ctx.alloc(), reply, close, http10));
+                ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started
+                streamCloses = close;
+                if (streams.start(ex, http10)) endStream();
+                return;
+            }
+            encoder.full(ctx.alloc(), reply, close, http10, out);
+            for (int i = 0; i < out.size(); i++) write(out.get(i));
+            out.clear();
+            ring.finish();
+            if (close) {
+                closeWhenWritten();
+                return;
+            }
+        }
+        if (ring.outstanding() == 0 && reading.betweenRequests() && ctx.channel().isActive() && !closing) {
+            if (server.draining() && !reading.parked()) closeWhenWritten();
+            else reading.drained();
+        }
+    }
+
+    private void endStream() {
+        boolean close = streams.endCurrent() || streamCloses;
+        needsFlush = true;
+        ring.finish();
+        if (close) closeWhenWritten();
+        else progress();
+    }
+
+    private void write(ByteBuf buf) {
+        watch.enqueued(buf.readableBytes());
+        ctx.write(buf, ctx.voidPromise());
+    }
+
+    private void writeContinue() {
+        ctx.writeAndFlush(ResponseEncoder.continueResponse(), ctx.voidPromise());
+    }
+
+    private void flushUnlessReading() {
+        if (!inRead && needsFlush) {
+            needsFlush = false;
+            ctx.flush();
+        }
+    }
+}
