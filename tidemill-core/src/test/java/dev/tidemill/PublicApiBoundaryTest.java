@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature. */
+/**
+ * Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature
+ * of a public type or of any public type nested in one, and the module exports nothing else.
+ */
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
             Tidemill.class, Config.class, Config.Builder.class, Limits.class, Timeouts.class, Request.class,
@@ -23,7 +26,11 @@ class PublicApiBoundaryTest {
     @Test
     void noInternalTypeAppearsInAPublicSignature() {
         List<String> leaks = new ArrayList<>();
-        for (Class<?> c : PUBLIC_TYPES) {
+        List<Class<?>> types = new ArrayList<>();
+        for (Class<?> c : PUBLIC_TYPES) withNested(c, types);
+        assertThat(types).as("nested public types are covered too").contains(Response.Body.Stream.class,
+                Response.StreamProducer.class, JsonCodec.MalformedJsonException.class);
+        for (Class<?> c : types) {
             for (Method m : c.getDeclaredMethods()) {
                 if (!Modifier.isPublic(m.getModifiers())) continue;
                 check(leaks, c, m.getName(), m.getGenericReturnType());
@@ -55,6 +62,26 @@ class PublicApiBoundaryTest {
             }
         }
         assertThat(missing).isEmpty();
+    }
+
+    @Test
+    void theModuleExportsOnlyThePublicPackage() throws Exception {
+        java.nio.file.Path classes = java.nio.file.Path.of(Tidemill.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        java.lang.module.ModuleDescriptor module = java.lang.module.ModuleFinder.of(classes).findAll().iterator().next().descriptor();
+        assertThat(module.name()).isEqualTo("dev.tidemill");
+        assertThat(module.exports()).extracting(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
+                .containsExactly("dev.tidemill");
+        assertThat(module.opens()).isEmpty();
+        assertThat(module.packages()).as("the internal packages exist, unexported").contains(
+                "dev.tidemill.internal.exchange", "dev.tidemill.internal.http1", "dev.tidemill.internal.dispatch");
+    }
+
+    /** Adds {@code c} and every public type nested in it, at any depth. */
+    private static void withNested(Class<?> c, List<Class<?>> out) {
+        out.add(c);
+        for (Class<?> n : c.getDeclaredClasses()) {
+            if (Modifier.isPublic(n.getModifiers())) withNested(n, out);
+        }
     }
 
     private static void check(List<String> leaks, Class<?> owner, String member, Type t) {

@@ -13,7 +13,6 @@ import dev.tidemill.internal.exchange.Verdict;
 import dev.tidemill.internal.http1.ConnectionDeadlines.Kind;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
@@ -62,10 +61,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private SocketAddress remote;
 
     private int reading = READ_HEAD;
-    /** The exchange whose body is being read. */
-    private Exchange current;
-    /** Between the last reply of a batch and the next head: idle (or reading a head). */
-    private boolean awaitingHead = true;
+    private Exchange current; // the exchange whose body is being read
+    private boolean awaitingHead = true; // every reply written, no head yet: idle (or reading a head)
     /** The decoder holds part of the next head (it said so with {@link RequestDecoder#PARTIAL_HEAD}). */
     private boolean partialHead;
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
@@ -81,7 +78,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch);
     }
 
-    // ------------------------------------------------------------------ lifecycle
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -158,7 +154,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         ctx.fireUserEventTriggered(evt);
     }
 
-    // ------------------------------------------------------------------ reading
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -321,7 +316,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         return ring.full() || !ctx.channel().isWritable();
     }
 
-    // ------------------------------------------------------------------ ReplyWriter.Reading
 
     @Override
     public boolean betweenRequests() {
@@ -352,7 +346,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         reading = CLOSED;
     }
 
-    // ------------------------------------------------------------------ deadlines
 
     @Override
     public void expired(Kind kind, long now) {
@@ -367,7 +360,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
                 if (awaitingHead && ring.outstanding() == 0) close(); // a head that never finished (slowloris)
             }
             case WRITE_STALL -> {
-                switch (writeWatch.check(ctx.channel().isWritable(), pendingBytes())) {
+                switch (writeWatch.check(ctx.channel())) {
                     case CLEAR -> { }
                     case READING -> startWriteWatch(); // slow, but the client is reading
                     case STALLED -> {
@@ -399,12 +392,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     }
 
     private void startWriteWatch() {
-        writeWatch.start(pendingBytes());
+        writeWatch.start(ctx.channel());
         deadlines.after(Kind.WRITE_STALL, timeouts.writeStall().toNanos());
-    }
-
-    private long pendingBytes() {
-        ChannelOutboundBuffer buffer = ctx.channel().unsafe().outboundBuffer();
-        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
     }
 }

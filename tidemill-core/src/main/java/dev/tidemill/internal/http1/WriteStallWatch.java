@@ -1,5 +1,8 @@
 package dev.tidemill.internal.http1;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
+
 /**
  * Tells a client that reads slowly from one that reads nothing ("slow read"). While the channel
  * is unwritable, the watch compares, one write-stall timeout apart, what was pending then plus
@@ -28,15 +31,22 @@ final class WriteStallWatch {
         enqueued += bytes;
     }
 
-    /** @param pendingNow the outbound buffer's pending bytes now */
-    void start(long pendingNow) {
-        pendingAtStart = pendingNow;
+    /** Starts a period: remembers what is pending on {@code ch} now. */
+    void start(Channel ch) {
+        pendingAtStart = pending(ch);
         enqueuedAtStart = enqueued;
     }
 
-    Verdict check(boolean writable, long pendingNow) {
-        if (writable || pendingNow == 0) return Verdict.CLEAR;
+    /** @return what happened on {@code ch} since {@link #start} */
+    Verdict check(Channel ch) {
+        long pendingNow = pending(ch);
+        if (ch.isWritable() || pendingNow == 0) return Verdict.CLEAR;
         long drained = pendingAtStart + (enqueued - enqueuedAtStart) - pendingNow;
         return drained > 0 ? Verdict.READING : Verdict.STALLED;
+    }
+
+    private static long pending(Channel ch) {
+        ChannelOutboundBuffer buffer = ch.unsafe().outboundBuffer();
+        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
     }
 }

@@ -1,0 +1,28 @@
+/**
+ * Tidemill's core: the framework and server. Only {@code dev.tidemill}, the API applications
+ * type, is exported; the implementation under {@code dev.tidemill.internal} is not readable from
+ * outside, whatever its classes' modifiers. No third-party type appears in the exported API, so
+ * nothing is required transitively.
+ */
+module dev.tidemill {
+    exports dev.tidemill;
+
+    requires io.netty.buffer;
+    requires io.netty.codec;
+    requires io.netty.codec.http;
+    requires io.netty.common;
+    requires io.netty.transport;
+    requires io.netty.transport.classes.epoll;
+    requires io.netty.transport.classes.io_uring;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
+    requires jakarta.validation;
+    requires org.hibernate.validator;
+    requires org.jctools.core;
+    requires org.slf4j;
+    requires com.github.luben.zstd_jni;
+    /** Google's Brotli decoder ships no module name; "dec" is the automatic name of its jar. */
+    requires dec;
+    /** sun.misc.Signal, for SIGTERM/SIGINT. */
+    requires jdk.unsupported;
+}
