@@ -24,6 +24,16 @@ public interface Server extends AutoCloseable {
      */
     int openConnections();
 
+    /**
+     * Diagnostic counters; keys and meaning may change. Today {@code worker.wakeups} (unparks of a
+     * worker loop issued so far, all loops: at most one per burst of tasks) and {@code reply.drains}
+     * (reply drain tasks run on the event loops so far, empty ones included). Both count from start
+     * and only grow, so a caller reads them before and after a window and divides by its requests.
+     *
+     * @return counter name to value, a snapshot taken now
+     */
+    java.util.Map<String, Long> diagnostics();
+
     /** @return what transport and loop-count detection saw and decided, one line each */
     java.util.List<String> startupReport();
 

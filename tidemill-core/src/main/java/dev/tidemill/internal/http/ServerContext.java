@@ -71,6 +71,13 @@ public final class ServerContext {
         return loops;
     }
 
+    /** @return reply drain tasks run so far, summed over every event loop's {@link ResponseBatcher#drains()} */
+    public long replyDrains() {
+        long total = 0;
+        for (ResponseBatcher b : batchers.values()) total += b.drains();
+        return total;
+    }
+
     /** @return requests admitted in IO and VIRTUAL modes and not yet finished */
     public int admittedOutsideLoops() {
         return admission.inFlight();

@@ -130,6 +130,11 @@ public final class HttpServer implements Server {
     }
 
     @Override
+    public java.util.Map<String, Long> diagnostics() {
+        return java.util.Map.of("worker.wakeups", context.loops().wakeups(), "reply.drains", context.replyDrains());
+    }
+
+    @Override
     public List<String> startupReport() {
         return report;
     }
