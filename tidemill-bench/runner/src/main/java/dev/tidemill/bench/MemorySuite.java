@@ -25,15 +25,20 @@ import java.util.regex.Pattern;
 
 /**
  * {@code ./tidemill bench memory [--quick]}: for every JVM target, the time from process start to
- * the first correct {@code /plaintext} answer (median of several starts), RSS and live heap when
- * idle, and again with 10,000 idle keep-alive connections (opened by the runner in batches of
+ * the first correct {@code /plaintext} answer (median of several starts), RSS, live heap and native
+ * memory (NMT) when idle, and again with 10,000 idle keep-alive connections (so RSS and live heap per
+ * connection) (opened by the runner in batches of
  * 500, each answered once); for Tidemill in LOOP mode, RSS and live heap at 1, 2, 4 and 8 worker
  * loops, and their slope per extra loop. Every target runs with the same JVM flags as in the
- * throughput suite. Writes {@code <UTC>-memory.json} and {@code .md}.
+ * throughput suite plus {@value #NMT_FLAG} (here only: it costs a little memory and start-up, and
+ * every JVM target pays it alike). Writes {@code <UTC>-memory.json} and {@code .md}.
  *
  * <p>RSS is {@code VmRSS} from {@code /proc/<pid>/status}. Live heap is the young + old "used"
  * figures of {@code jcmd <pid> GC.heap_info} right after {@code jcmd <pid> GC.run} (a full GC), so
- * garbage does not count; every target runs ParallelGC, whose output this parses.
+ * garbage does not count; every target runs ParallelGC, whose output this parses. Native memory is
+ * {@code jcmd <pid> VM.native_memory summary}: total committed and committed per category. With
+ * {@code -Xms1g} the Java heap is committed (not resident) in full, so the table also gives the
+ * committed memory outside it.
  */
 public final class MemorySuite {
     /** Idle connections opened against each target. */
@@ -44,6 +49,10 @@ public final class MemorySuite {
     static final List<Integer> LOOPS = List.of(1, 2, 4, 8);
     /** Settle time before a reading, so start-up allocation and JIT threads have quietened. */
     static final long SETTLE_MILLIS = 2_000;
+    /** Native Memory Tracking, added to every JVM target of this suite (and no other). */
+    static final String NMT_FLAG = "-XX:NativeMemoryTracking=summary";
+    /** NMT categories shown per target in the Markdown (all are in the JSON). */
+    static final int TOP_CATEGORIES = 6;
 
     /**
      * Options.
@@ -99,12 +108,28 @@ public final class MemorySuite {
      * @param rssConnectionsKb RSS with the connections open
      * @param heapConnectionsKb live heap with the connections open
      * @param rssPerConnectionKb (RSS with - RSS idle) / connections answered
+     * @param heapPerConnectionKb (live heap with - live heap idle) / connections answered
+     * @param nmtIdle native memory idle (null when jcmd could not tell)
+     * @param nmtConnections native memory with the connections open (null likewise)
      * @param notes what went wrong, if anything
      */
     public record TargetRow(String target, List<Double> firstResponseMs, double medianFirstResponseMs, long rssIdleKb,
                             long heapIdleKb, int connectionsAsked, int connectionsAnswered, int connectionsFailed,
                             int closedByServer, long rssConnectionsKb, long heapConnectionsKb, double rssPerConnectionKb,
-                            List<String> notes) {}
+                            double heapPerConnectionKb, Nmt nmtIdle, Nmt nmtConnections, List<String> notes) {}
+
+    /**
+     * One {@code jcmd <pid> VM.native_memory summary}, in KiB.
+     *
+     * @param committedKb total committed
+     * @param categoriesCommittedKb committed per category, largest first
+     */
+    public record Nmt(long committedKb, Map<String, Long> categoriesCommittedKb) {
+        /** @return committed outside the Java heap category */
+        public long outsideHeapKb() {
+            return committedKb - categoriesCommittedKb.getOrDefault("Java Heap", 0L);
+        }
+    }
 
     /**
      * Tidemill LOOP at one worker-loop count.
@@ -179,7 +204,7 @@ public final class MemorySuite {
         List<LoopRow> loops = new ArrayList<>();
         for (int n : LOOPS) {
             Target t = TargetCatalog.tidemill("tidemill-loop-x" + n, Map.of("TIDEMILL_MODE", "loop"), n);
-            try (RunningTarget running = RunningTarget.start(t, cpus, work.resolve("loops-" + n))) {
+            try (RunningTarget running = RunningTarget.start(withNmt(t), cpus, work.resolve("loops-" + n))) {
                 firstAnswer(running.port(), System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
                 sleep(SETTLE_MILLIS);
                 long heap = liveHeapKb(running.pid());
@@ -199,6 +224,8 @@ public final class MemorySuite {
         conf.put("settleMillis", SETTLE_MILLIS);
         conf.put("loops", LOOPS);
         conf.put("jvmFlags", TargetCatalog.JVM_FLAGS);
+        conf.put("memorySuiteFlags", List.of(NMT_FLAG));
+        conf.put("nmt", "jcmd <pid> VM.native_memory summary: total committed and committed per category");
         conf.put("rss", "VmRSS of /proc/<pid>/status");
         conf.put("heap", "young + old used of jcmd GC.heap_info right after jcmd GC.run");
         conf.put("firstResponse", "from just before the process is spawned (taskset, then the JVM) to the first 200 '"
@@ -216,11 +243,12 @@ public final class MemorySuite {
         List<Double> firsts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         long rssIdle = -1, heapIdle = -1, rssConns = -1, heapConns = -1;
+        Nmt nmtIdle = null, nmtConns = null;
         int answered = 0, failed = 0, closed = 0;
         for (int i = 1; i <= settings.starts(); i++) {
             Preflight.serverBusyPercent(cpus, 300);
             long t0 = System.nanoTime();
-            try (RunningTarget running = RunningTarget.start(t, cpus, work.resolve(t.name() + "-" + i))) {
+            try (RunningTarget running = RunningTarget.start(withNmt(t), cpus, work.resolve(t.name() + "-" + i))) {
                 firstAnswer(running.port(), t0 + TimeUnit.SECONDS.toNanos(60));
                 double ms = (System.nanoTime() - t0) / 1e6;
                 firsts.add(Math.round(ms * 10) / 10.0);
@@ -229,26 +257,30 @@ public final class MemorySuite {
                 Map<String, Object> rec = new LinkedHashMap<>();
                 rec.put("target", t.name());
                 rec.put("commandLine", running.commandLine());
-                rec.put("env", t.launch().at(running.port(), cpus.server().size(), work).env());
+                rec.put("env", withNmt(t).launch().at(running.port(), cpus.server().size(), work).env());
                 records.add(rec);
                 sleep(SETTLE_MILLIS);
                 heapIdle = liveHeapKb(running.pid());
                 rssIdle = rssKb(running.pid());
+                nmtIdle = nativeMemory(running.pid()).orElse(null);
                 if (settings.connections() > 0) {
                     try (IdleConnections conns = IdleConnections.open("127.0.0.1", running.port(), Scenario.PLAINTEXT_PATH,
                             settings.connections(), BATCH, 10_000)) {
                         sleep(SETTLE_MILLIS);
                         heapConns = liveHeapKb(running.pid());
                         rssConns = rssKb(running.pid());
+                        nmtConns = nativeMemory(running.pid()).orElse(null);
                         answered = conns.answered();
                         failed = conns.failed();
                         closed = conns.closedEarly();
                     }
                 }
                 rec.put("startup", running.startupLines());
-                out.printf(Locale.ROOT, "  idle: RSS %,d KiB, live heap %,d KiB; %,d connections answered (%d failed, %d closed "
-                        + "by the server): RSS %,d KiB, live heap %,d KiB%n", rssIdle, heapIdle, answered, failed, closed, rssConns,
-                        heapConns);
+                out.printf(Locale.ROOT, "  idle: RSS %,d KiB, live heap %,d KiB, NMT committed %s KiB (%s outside the heap); "
+                        + "%,d connections answered (%d failed, %d closed by the server): RSS %,d KiB, live heap %,d KiB, "
+                        + "NMT committed %s KiB%n", rssIdle, heapIdle, nmtIdle == null ? "-" : nmtIdle.committedKb(),
+                        nmtIdle == null ? "-" : nmtIdle.outsideHeapKb(), answered, failed, closed, rssConns, heapConns,
+                        nmtConns == null ? "-" : nmtConns.committedKb());
             } catch (RuntimeException | InterruptedException e) {
                 if (e instanceof InterruptedException) Thread.currentThread().interrupt();
                 notes.add("start " + i + " failed: " + e.getMessage());
@@ -257,10 +289,11 @@ public final class MemorySuite {
         }
         if (failed > 0) notes.add(failed + " connections failed");
         if (closed > 0) notes.add(closed + " connections closed by the server before the reading");
-        double perConn = answered - closed > 0 && rssConns >= 0 && rssIdle >= 0
-                ? (double) (rssConns - rssIdle) / (answered - closed) : Double.NaN;
-        return new TargetRow(t.name(), firsts, median(firsts), rssIdle, heapIdle, settings.connections(), answered - closed,
-                failed, closed, rssConns, heapConns, perConn, notes);
+        int open = answered - closed;
+        double perConn = open > 0 && rssConns >= 0 && rssIdle >= 0 ? (double) (rssConns - rssIdle) / open : Double.NaN;
+        double heapPerConn = open > 0 && heapConns >= 0 && heapIdle >= 0 ? (double) (heapConns - heapIdle) / open : Double.NaN;
+        return new TargetRow(t.name(), firsts, median(firsts), rssIdle, heapIdle, settings.connections(), open,
+                failed, closed, rssConns, heapConns, perConn, heapPerConn, nmtIdle, nmtConns, notes);
     }
 
     /**
@@ -327,6 +360,39 @@ public final class MemorySuite {
         return Host.output(jcmd, Long.toString(pid), "GC.heap_info").map(MemorySuite::parseHeapUsedKb).orElse(-1L);
     }
 
+    /** @return the target started with {@link #NMT_FLAG} right after the {@code java} executable */
+    static Target withNmt(Target t) {
+        if (!t.jvm()) return t;
+        return new Target(t.name(), t.kind(), true, t.plaintextOnly(), (port, threads, dir) -> {
+            Target.Command c = t.launch().at(port, threads, dir);
+            List<String> argv = new ArrayList<>(c.argv());
+            argv.add(1, NMT_FLAG);
+            return new Target.Command(List.copyOf(argv), c.env());
+        });
+    }
+
+    /** @return the NMT summary of a JVM started with {@link #NMT_FLAG}, or empty when jcmd could not tell */
+    static Optional<Nmt> nativeMemory(long pid) {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        return Host.output(jcmd, Long.toString(pid), "VM.native_memory", "summary").flatMap(MemorySuite::parseNmt);
+    }
+
+    /**
+     * @param summary the output of {@code jcmd <pid> VM.native_memory summary}
+     * @return total committed and committed per category (largest first), or empty without a total
+     */
+    static Optional<Nmt> parseNmt(String summary) {
+        Matcher total = Pattern.compile("(?m)^Total: reserved=\\d+KB, committed=(\\d+)KB").matcher(summary);
+        if (!total.find()) return Optional.empty();
+        Matcher m = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB").matcher(summary);
+        List<Map.Entry<String, Long>> categories = new ArrayList<>();
+        while (m.find()) categories.add(Map.entry(m.group(1).trim(), Long.parseLong(m.group(2))));
+        categories.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        categories.forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return Optional.of(new Nmt(Long.parseLong(total.group(1)), sorted));
+    }
+
     /**
      * @param heapInfo the output of {@code jcmd <pid> GC.heap_info} under ParallelGC
      * @return young + old "used" in KiB, or -1 when neither is there
@@ -367,7 +433,9 @@ public final class MemorySuite {
         return "# Tidemill bench, memory and start suite" + (r.quick() ? " (quick)" : "") + ", " + r.startedUtc() + "\n\n"
                 + "Every JVM target with the same flags (`" + r.configuration().get("jvmFlags") + "`), pinned to server CPUs "
                 + r.configuration().get("serverCpus") + ". RSS: " + r.configuration().get("rss") + "; live heap: "
-                + r.configuration().get("heap") + ". First answer: " + r.configuration().get("firstResponse") + ", median of "
+                + r.configuration().get("heap") + "; native memory: " + r.configuration().getOrDefault("nmt", "not read")
+                + ", every JVM target started with " + r.configuration().getOrDefault("memorySuiteFlags", "[]")
+                + " in this suite only. First answer: " + r.configuration().get("firstResponse") + ", median of "
                 + r.configuration().get("starts") + " start(s).\n\n" + markdown(r);
     }
 
@@ -377,14 +445,25 @@ public final class MemorySuite {
      */
     public static String markdown(Result r) {
         StringBuilder b = new StringBuilder("| target | first answer ms (median) | RSS idle MiB | live heap idle MiB "
-                + "| idle connections | RSS with them MiB | live heap with them MiB | RSS per connection KiB | notes |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + "| NMT committed idle MiB (outside heap) | idle connections | RSS with them MiB | live heap with them MiB "
+                + "| NMT committed with them MiB (outside heap) | RSS per connection KiB | live heap per connection KiB | notes |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (TargetRow t : r.rows()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %s | %s | %s |%n", t.target(),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %,d | %s | %s | %s | %s | %s | %s |%n", t.target(),
                     Double.isNaN(t.medianFirstResponseMs()) ? "-" : String.format(Locale.ROOT, "%.0f", t.medianFirstResponseMs()),
-                    mib(t.rssIdleKb()), mib(t.heapIdleKb()), t.connectionsAnswered(), mib(t.rssConnectionsKb()),
-                    mib(t.heapConnectionsKb()), Double.isNaN(t.rssPerConnectionKb()) ? "-"
-                            : String.format(Locale.ROOT, "%.1f", t.rssPerConnectionKb()), String.join("; ", t.notes())));
+                    mib(t.rssIdleKb()), mib(t.heapIdleKb()), nmt(t.nmtIdle()), t.connectionsAnswered(), mib(t.rssConnectionsKb()),
+                    mib(t.heapConnectionsKb()), nmt(t.nmtConnections()), kib(t.rssPerConnectionKb()),
+                    kib(t.heapPerConnectionKb()), String.join("; ", t.notes())));
+        }
+        if (r.rows().stream().anyMatch(t -> t.nmtIdle() != null)) {
+            b.append("\nNative memory idle (NMT), committed MiB, largest categories (all in the JSON):\n\n"
+                    + "| target | total | largest categories |\n|---|---:|---|\n");
+            for (TargetRow t : r.rows()) {
+                if (t.nmtIdle() == null) continue;
+                b.append("| ").append(t.target()).append(" | ").append(mib(t.nmtIdle().committedKb())).append(" | ")
+                        .append(String.join(", ", t.nmtIdle().categoriesCommittedKb().entrySet().stream().limit(TOP_CATEGORIES)
+                                .map(e -> e.getKey() + " " + mib(e.getValue())).toList())).append(" |\n");
+            }
         }
         b.append("\nTidemill LOOP, idle, by worker loops:\n\n| worker loops | RSS MiB | live heap MiB | threads |\n|---:|---:|---:|---:|\n");
         for (LoopRow l : r.loops()) {
@@ -394,6 +473,14 @@ public final class MemorySuite {
                 Double.isNaN(r.rssPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.rssPerLoopKb()),
                 Double.isNaN(r.heapPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.heapPerLoopKb())));
         return b.toString();
+    }
+
+    private static String nmt(Nmt n) {
+        return n == null ? "-" : mib(n.committedKb()) + " (" + mib(n.outsideHeapKb()) + ")";
+    }
+
+    private static String kib(double kb) {
+        return Double.isNaN(kb) ? "-" : String.format(Locale.ROOT, "%.1f", kb);
     }
 
     private static String mib(long kb) {

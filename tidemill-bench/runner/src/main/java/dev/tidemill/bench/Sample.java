@@ -26,12 +26,20 @@ package dev.tidemill.bench;
  * @param loadPerCpuAfter 1-minute load per CPU after the window
  * @param untrustworthy whether load per CPU was above 1.0 when the target started
  * @param command the exact wrk command line
+ * @param voluntarySwitchesPerRequest voluntary context switches of the server's threads over the
+ *     window ({@link ContextSwitches}) per request; null when not read
+ * @param involuntarySwitchesPerRequest involuntary ones, likewise
+ * @param wakeupsPerRequest Tidemill's worker-loop wakeups per request ({@code worker.wakeups} of
+ *     {@code Server.diagnostics()}); null for other targets
+ * @param drainsPerRequest Tidemill's reply drains per request ({@code reply.drains}); null for other targets
  */
 public record Sample(String target, int round, String scenario, int attempt, boolean discarded, String discardReason,
                      int connections, long requests, double seconds, double requestsPerSec, double p50Us, double p99Us,
                      long socketErrors, long non2xx, double serverCpuUsPerRequest, double serverCpuPercent,
                      double clientCpuPercent, boolean clientBound, double stealPercent, double loadPerCpuBefore,
-                     double loadPerCpuAfter, boolean untrustworthy, String command) {
+                     double loadPerCpuAfter, boolean untrustworthy, String command,
+                     Double voluntarySwitchesPerRequest, Double involuntarySwitchesPerRequest, Double wakeupsPerRequest,
+                     Double drainsPerRequest) {
 
     /** @return whether errors or non-2xx answers disqualify it from ratios */
     public boolean hasErrors() {
@@ -42,6 +50,7 @@ public record Sample(String target, int round, String scenario, int attempt, boo
     public Sample discard(String reason) {
         return new Sample(target, round, scenario, attempt, true, reason, connections, requests, seconds, requestsPerSec,
                 p50Us, p99Us, socketErrors, non2xx, serverCpuUsPerRequest, serverCpuPercent, clientCpuPercent,
-                clientBound, stealPercent, loadPerCpuBefore, loadPerCpuAfter, untrustworthy, command);
+                clientBound, stealPercent, loadPerCpuBefore, loadPerCpuAfter, untrustworthy, command,
+                voluntarySwitchesPerRequest, involuntarySwitchesPerRequest, wakeupsPerRequest, drainsPerRequest);
     }
 }

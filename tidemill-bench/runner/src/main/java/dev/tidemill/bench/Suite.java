@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -220,9 +221,14 @@ public final class Suite {
                 out.println("  " + s.id() + " failed: " + e.getMessage());
                 return;
             }
-            out.printf("  %-14s %10.0f req/s  p50 %s  p99 %s  cpu %.1f us/req  wrk cpu %.0f %%  steal %.2f %%%s%n",
+            out.printf("  %-14s %10.0f req/s  p50 %s  p99 %s  cpu %.1f us/req  cs/req %s vol %s invol%s  wrk cpu %.0f %%  steal %.2f %%%s%n",
                     s.id(), sample.requestsPerSec(), latency(sample.p50Us()), latency(sample.p99Us()),
-                    sample.serverCpuUsPerRequest(), sample.clientCpuPercent(), sample.stealPercent(),
+                    sample.serverCpuUsPerRequest(), perRequest(sample.voluntarySwitchesPerRequest()),
+                    perRequest(sample.involuntarySwitchesPerRequest()),
+                    sample.wakeupsPerRequest() == null && sample.drainsPerRequest() == null ? ""
+                            : "  wakeups/req " + perRequest(sample.wakeupsPerRequest()) + " drains/req "
+                            + perRequest(sample.drainsPerRequest()),
+                    sample.clientCpuPercent(), sample.stealPercent(),
                     sample.hasErrors() ? "  ERRORS " + sample.socketErrors() + " socket, " + sample.non2xx() + " non-2xx" : "");
             if (sample.stealPercent() > Preflight.MAX_STEAL_PERCENT && attempt < MAX_ATTEMPTS) {
                 samples.add(sample.discard(String.format(java.util.Locale.ROOT, "steal %.2f %% > %.1f %%: repeated",
@@ -236,20 +242,36 @@ public final class Suite {
 
     private Sample window(RunningTarget running, ScenarioRun s, int round, int attempt, int connections, List<String> cmd,
                           boolean untrustworthy) throws IOException {
+        // Tidemill's counters are read over HTTP, so outside the readings below: the two requests
+        // that read them cost the server CPU and switches that must not count.
+        boolean tidemill = running.target().kind().equals("tidemill");
+        Optional<Map<String, Long>> diag0 = tidemill ? ServerDiagnostics.read(running.port()) : Optional.empty();
         double loadBefore = Host.loadPerCpu();
         CpuTimes before = CpuTimes.now();
+        ContextSwitches switches0 = ContextSwitches.of(running.pid());
         long ticks0 = ProcessCpu.ticks(running.pid());
         WrkResult r = Wrk.run(cmd, options.durationSeconds());
         long ticks1 = ProcessCpu.ticks(running.pid());
+        ContextSwitches switches = ContextSwitches.of(running.pid()).since(switches0);
         CpuTimes after = CpuTimes.now();
         double loadAfter = Host.loadPerCpu();
+        Optional<Map<String, Long>> diag1 = tidemill ? ServerDiagnostics.read(running.port()) : Optional.empty();
         double cpuUs = ProcessCpu.micros(ticks1 - ticks0);
         double client = after.busyPercentSince(before, Set.copyOf(cpus.client()));
+        long n = r.requests();
         return new Sample(running.target().name(), round, s.id(), attempt, false, "", connections, r.requests(), r.seconds(),
                 r.requestsPerSec(), r.p50Us(), r.p99Us(), r.socketErrors(), r.non2xx(),
                 r.requests() == 0 ? Double.NaN : cpuUs / r.requests(), 100 * cpuUs / (r.seconds() * 1e6), client,
                 client >= CLIENT_BOUND_PERCENT, after.stealPercentSince(before), loadBefore, loadAfter, untrustworthy,
-                String.join(" ", cmd));
+                String.join(" ", cmd), n == 0 ? null : (double) switches.voluntary() / n,
+                n == 0 ? null : (double) switches.involuntary() / n,
+                ServerDiagnostics.perRequest(diag0, diag1, ServerDiagnostics.WAKEUPS, n),
+                ServerDiagnostics.perRequest(diag0, diag1, ServerDiagnostics.DRAINS, n));
+    }
+
+    /** @param v a count per request, or null @return it with three decimals, or "-" */
+    static String perRequest(Double v) {
+        return v == null || v.isNaN() ? "-" : String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     static String latency(double us) {

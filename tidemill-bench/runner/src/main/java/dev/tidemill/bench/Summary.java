@@ -69,7 +69,15 @@ public final class Summary {
         if (isBaseline && !excluded) ratio = 1.0;
         return new SummaryRow(target, scenario, g.size(), median(g, Sample::requestsPerSec), median(g, Sample::p50Us),
                 median(g, Sample::p99Us), errors, non2xx, median(g, Sample::serverCpuUsPerRequest), rpsRatio, cpuRatio,
-                basis, ratio, clientBound, steal, warnings);
+                basis, ratio, clientBound, steal, warnings, medianOrNull(g, Sample::voluntarySwitchesPerRequest),
+                medianOrNull(g, Sample::involuntarySwitchesPerRequest), medianOrNull(g, Sample::wakeupsPerRequest),
+                medianOrNull(g, Sample::drainsPerRequest));
+    }
+
+    /** Median of the rounds that have the reading; null when none has it (older result files, other targets). */
+    private static Double medianOrNull(List<Sample> g, java.util.function.Function<Sample, Double> f) {
+        List<Double> v = g.stream().map(f).filter(x -> x != null && !x.isNaN()).toList();
+        return v.isEmpty() ? null : median(v);
     }
 
     private static double median(List<Sample> g, ToDoubleFunction<Sample> f) {

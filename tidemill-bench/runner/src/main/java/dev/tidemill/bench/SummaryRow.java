@@ -21,8 +21,13 @@ import java.util.List;
  * @param clientBound whether any kept round was client-bound
  * @param maxStealPercent largest steal seen in a kept window
  * @param warnings what a reader must know about this number
+ * @param voluntarySwitchesPerRequest median voluntary context switches of the server per request (null: not read)
+ * @param involuntarySwitchesPerRequest median involuntary ones
+ * @param wakeupsPerRequest median Tidemill worker-loop wakeups per request (null: not a Tidemill target)
+ * @param drainsPerRequest median Tidemill reply drains per request (null: not a Tidemill target)
  */
 public record SummaryRow(String target, String scenario, int rounds, double medianRps, double medianP50Us,
                          double medianP99Us, long socketErrors, long non2xx, double cpuUsPerRequest, Double rpsRatio,
                          Double cpuRatio, String ratioBasis, Double ratio, boolean clientBound, double maxStealPercent,
-                         List<String> warnings) {}
+                         List<String> warnings, Double voluntarySwitchesPerRequest,
+                         Double involuntarySwitchesPerRequest, Double wakeupsPerRequest, Double drainsPerRequest) {}

@@ -26,6 +26,49 @@ class MemorySuiteTest {
     }
 
     @Test
+    void nativeMemoryIsTotalAndCategoriesCommittedLargestFirst() {
+        String summary = """
+                5931:
+
+                Native Memory Tracking:
+
+                (Omitting categories weighting less than 1KB)
+
+                Total: reserved=2486517KB, committed=1127977KB
+                       malloc: 24469KB #49035, peak=23607KB #49037
+                       mmap:   reserved=2462048KB, committed=1103508KB
+
+                -                 Java Heap (reserved=1048576KB, committed=1048576KB)
+                                            (mmap: reserved=1048576KB, committed=1048576KB, at peak)
+
+                -                     Class (reserved=1048783KB, committed=1679KB)
+                                            (classes #3325)
+
+                -                        GC (reserved=26039KB, committed=26039KB)
+                                            (malloc=6155KB tag=GC #95) (at peak)
+
+                -    Native Memory Tracking (reserved=877KB, committed=877KB)
+                """;
+        MemorySuite.Nmt nmt = MemorySuite.parseNmt(summary).orElseThrow();
+        assertThat(nmt.committedKb()).isEqualTo(1127977);
+        assertThat(nmt.categoriesCommittedKb()).containsExactly(Map.entry("Java Heap", 1048576L), Map.entry("GC", 26039L),
+                Map.entry("Class", 1679L), Map.entry("Native Memory Tracking", 877L));
+        assertThat(nmt.outsideHeapKb()).isEqualTo(1127977 - 1048576);
+        assertThat(MemorySuite.parseNmt("5931:\nNative memory tracking is not enabled\n")).isEmpty();
+    }
+
+    @Test
+    void nmtIsAddedRightAfterTheJavaExecutableOfJvmTargetsOnly() {
+        Target jvm = new Target("t", "peer", true, false, (port, threads, dir) ->
+                new Target.Command(List.of("/jdk/bin/java", "-Xmx1g", "-cp", "x", "Main"), Map.of("A", "1")));
+        Target.Command c = MemorySuite.withNmt(jvm).launch().at(1, 1, java.nio.file.Path.of("."));
+        assertThat(c.argv()).containsExactly("/jdk/bin/java", MemorySuite.NMT_FLAG, "-Xmx1g", "-cp", "x", "Main");
+        assertThat(c.env()).containsEntry("A", "1");
+        Target nginx = new Target("nginx", "native", false, true, (port, threads, dir) -> new Target.Command(List.of("nginx"), Map.of()));
+        assertThat(MemorySuite.withNmt(nginx)).isSameAs(nginx);
+    }
+
+    @Test
     void statusFieldsAreReadByName() {
         String status = "Name:\tjava\nThreads:\t27\nVmPeak:\t 99 kB\nVmRSS:\t  123456 kB\n";
         assertThat(MemorySuite.field(status, "VmRSS")).contains(123456L);
@@ -58,10 +101,13 @@ class MemorySuiteTest {
                 List.of(), Map.of("jvmFlags", "[-Xmx1g]", "serverCpus", "0", "rss", "VmRSS", "heap", "jcmd", "firstResponse", "x",
                         "starts", 3),
                 List.of(), List.of(new MemorySuite.TargetRow("tidemill-loop", List.of(410.0, 400.0, 420.0), 410.0, 60 * 1024,
-                        8 * 1024, 10_000, 10_000, 0, 0, 100 * 1024, 20 * 1024, 4.1, List.of())),
+                        8 * 1024, 10_000, 10_000, 0, 0, 100 * 1024, 20 * 1024, 4.1, 1.2,
+                        new MemorySuite.Nmt(1100 * 1024, new java.util.LinkedHashMap<>(Map.of("Java Heap", 1024L * 1024))), null,
+                        List.of())),
                 List.of(new MemorySuite.LoopRow(1, 61440, 8192, 20)), Double.NaN, Double.NaN);
         String md = MemorySuite.page(r);
-        assertThat(md).contains("| tidemill-loop | 410 | 60.0 | 8.0 | 10,000 | 100.0 | 20.0 | 4.1 |  |")
+        assertThat(md).contains("| tidemill-loop | 410 | 60.0 | 8.0 | 1100.0 (76.0) | 10,000 | 100.0 | 20.0 | - | 4.1 | 1.2 |  |")
+                .contains("| tidemill-loop | 1100.0 | Java Heap 1024.0 |")
                 .contains("| 1 | 60.0 | 8.0 | 20 |").contains("RSS - KiB");
     }
 }

@@ -18,6 +18,29 @@ class ProcParsingTest {
     }
 
     @Test
+    void contextSwitchesAreReadByNameAndDifferenced() {
+        String status = "Name:\tjava\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1200\n"
+                + "nonvoluntary_ctxt_switches:\t34\n";
+        assertThat(ContextSwitches.parse(status)).isEqualTo(new ContextSwitches(1200, 34));
+        assertThat(ContextSwitches.parse("Name:\tjava\n")).isEqualTo(new ContextSwitches(0, 0));
+        assertThat(new ContextSwitches(1500, 40).since(new ContextSwitches(1200, 34))).isEqualTo(new ContextSwitches(300, 6));
+        // this JVM has at least its main thread, which has blocked at least once
+        assertThat(ContextSwitches.of(ProcessHandle.current().pid()).voluntary()).isPositive();
+    }
+
+    @Test
+    void diagnosticsAreCountersPerRequestAndAbsentWhenEitherReadingIs() {
+        var before = java.util.Optional.of(ServerDiagnostics.parse("{\"worker.wakeups\":100,\"reply.drains\":40,\"x\":\"y\"}"));
+        var after = java.util.Optional.of(ServerDiagnostics.parse("{\"worker.wakeups\":150,\"reply.drains\":90}"));
+        assertThat(before.get()).containsOnlyKeys("worker.wakeups", "reply.drains");
+        assertThat(ServerDiagnostics.perRequest(before, after, ServerDiagnostics.WAKEUPS, 100)).isEqualTo(0.5);
+        assertThat(ServerDiagnostics.perRequest(before, after, ServerDiagnostics.DRAINS, 100)).isEqualTo(0.5);
+        assertThat(ServerDiagnostics.perRequest(java.util.Optional.empty(), after, ServerDiagnostics.DRAINS, 100)).isNull();
+        assertThat(ServerDiagnostics.perRequest(before, after, "nope", 100)).isNull();
+        assertThat(ServerDiagnostics.perRequest(before, after, ServerDiagnostics.DRAINS, 0)).isNull();
+    }
+
+    @Test
     void stealAndBusyFromProcStatDeltas() {
         CpuTimes a = CpuTimes.parse("""
                 cpu  1000 0 500 8000 100 0 0 400 0 0
@@ -83,6 +106,6 @@ class ProcParsingTest {
 
     private static Sample sample(String target, int round, double rps, double cpu, boolean clientBound, long non2xx) {
         return new Sample(target, round, "plaintext", 1, false, "", 64, (long) rps * 10, 10, rps, 100, 900, 0, non2xx,
-                cpu, 90, clientBound ? 99 : 50, clientBound, 0, 0.5, 0.6, false, "wrk");
+                cpu, 90, clientBound ? 99 : 50, clientBound, 0, 0.5, 0.6, false, "wrk", null, null, null, null);
     }
 }

@@ -2,9 +2,11 @@ package dev.tidemill.bench.targets;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.tidemill.Config;
+import dev.tidemill.ExecutionMode;
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Response;
+import dev.tidemill.Server;
 import dev.tidemill.Tidemill;
 import dev.tidemill.bench.common.Scenario;
 import jakarta.validation.constraints.Max;
@@ -14,9 +16,18 @@ import jakarta.validation.constraints.NotBlank;
 /**
  * Tidemill's benchmark target: every endpoint of {@link Scenario}, configured only by
  * {@code TIDEMILL_*} variables ({@code TIDEMILL_MODE}, {@code TIDEMILL_PORT},
- * {@code TIDEMILL_IO_THREADS}, {@code TIDEMILL_LOOPS}), as a user would write it.
+ * {@code TIDEMILL_IO_THREADS}, {@code TIDEMILL_LOOPS}), as a user would write it. Plus
+ * {@value #DIAGNOSTICS_PATH}, which the runner reads before and after each measured window (no
+ * scenario or check asks for it).
  */
 public final class TidemillApp {
+    /** Answers {@link Server#diagnostics()} as a JSON object; in IO mode, so reading it wakes no worker. */
+    public static final String DIAGNOSTICS_PATH = "/_diagnostics";
+
+    /** Set once the server listens; {@value #DIAGNOSTICS_PATH} answers an empty object before that. */
+    private static final java.util.concurrent.atomic.AtomicReference<Server> SERVER =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
     static final Param<Integer> ID = Param.path("id", ParamType.INT);
     static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(0L);
     static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(2L);
@@ -57,6 +68,10 @@ public final class TidemillApp {
         }).params(ID);
         app.post(Scenario.VALIDATE_PATH, req -> req.body(Person.class));
         app.get(Scenario.PAGE_PATH, req -> Response.ok().html(PageHtml.render()));
+        app.get(DIAGNOSTICS_PATH, req -> {
+            Server server = SERVER.get();
+            return server == null ? java.util.Map.of() : server.diagnostics();
+        }).mode(ExecutionMode.IO);
         // Handler-cost sweep, blocking, awaiting and imbalance endpoints (Tidemill-only suites).
         app.get("/cost", req -> "spun " + spin(req.param(MICROS) * 1_000L)).params(MICROS);
         app.get("/hold", req -> "held " + spin(req.param(MILLIS) * 1_000_000L)).params(MILLIS);
@@ -84,6 +99,7 @@ public final class TidemillApp {
     public static void main(String[] args) {
         Tidemill app = create(Config.fromEnvironment());
         app.run(server -> {
+            SERVER.set(server);
             System.out.println("tidemill bench app on http://" + server.host() + ":" + server.port()
                     + " mode " + app.config().executionMode());
             server.startupReport().forEach(line -> System.out.println("startup: " + line));
