@@ -78,6 +78,7 @@ public final class LoopGroup implements AutoCloseable {
      *     exactly once; null if every loop is full
      */
     public WorkerLoop reserve() {
+        if (loops.length == 1) return loops[0].tryReserve(limit) ? loops[0] : null; // nothing to choose
         // floorMod: the counter wraps to negative after 2^31 calls; the rotation just continues.
         int start = Math.floorMod(cursor.getAndIncrement(), loops.length);
         return assignment == Assignment.LEAST_LOADED ? leastLoaded(start) : roundRobin(start);

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * worker {@link #submit submits} a {@code write} (a {@code channel.write(...)} without flush) to an
  * unbounded lock-free queue and schedules a drain only if none is pending; the drain runs every
  * queued write and then flushes each distinct channel it touched once. Under load many responses
- * share one task and one syscall per connection. We did not benchmark this class; the reference
- * design measured per-request cross-thread calls against a queue with coalesced wakeups at 3.0x
- * to 12.1x.
+ * share one task and one syscall per connection. A worker loop does not even schedule the drain
+ * per reply: it asks once, when its own drain of requests ends ({@link WorkerLoop#deferDrain}), so
+ * a batch of requests handled together costs the event loop one wake. What this is worth is in
+ * the benchmark's wakeups and drains per request (docs/performance.md), not in a borrowed figure.
  *
  * <h2>No stranded write</h2>
  *
@@ -61,11 +62,28 @@ public final class ResponseBatcher {
         }
     }
 
-    /** One queued write and the channel to flush after it. */
-    private record Pending(Channel channel, Runnable write) {}
+    /**
+     * Something to write on the event loop: the connection itself, say, holding its own queue of
+     * replies, so a reply needs no task object of its own.
+     */
+    public interface Delivery {
+        /** @return the channel to flush once the batch is written */
+        Channel channel();
+
+        /** Writes (without flushing); on the event loop. */
+        void deliver();
+    }
+
+    /** An ad-hoc delivery: a write and its channel (streamed chunks, which are not the hot path). */
+    private record Pending(Channel channel, Runnable write) implements Delivery {
+        @Override
+        public void deliver() {
+            write.run();
+        }
+    }
 
     private final EventLoop loop;
-    private final MpscUnboundedXaddArrayQueue<Pending> queue = new MpscUnboundedXaddArrayQueue<>(CHUNK_SIZE);
+    private final MpscUnboundedXaddArrayQueue<Delivery> queue = new MpscUnboundedXaddArrayQueue<>(CHUNK_SIZE);
     private final Runnable drainTask = this::drain;
     /**
      * Channels written in the current drain. Event-loop confined. A list with an identity scan:
@@ -101,11 +119,24 @@ public final class ResponseBatcher {
     public void submit(Channel channel, Runnable write) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(write, "write");
-        queue.offer(new Pending(channel, write));
-        scheduleDrain();
+        submit(new Pending(channel, write));
     }
 
-    private void scheduleDrain() {
+    /**
+     * Queues a delivery. From a worker loop, the drain is scheduled when that loop's own drain
+     * ends (one event-loop wake for every reply of the batch); from any other thread, now.
+     *
+     * @param delivery runs on the event loop
+     */
+    public void submit(Delivery delivery) {
+        queue.offer(delivery);
+        WorkerLoop worker = WorkerLoop.current();
+        if (worker != null) worker.deferDrain(this);
+        else scheduleDrain();
+    }
+
+    /** Schedules a drain unless one is pending; any thread. */
+    void scheduleDrain() {
         // Read before CAS: during a burst a drain is pending, the read sees true and the CAS is skipped.
         if (!scheduled && SCHEDULED.compareAndSet(this, false, true)) {
             try {
@@ -122,11 +153,11 @@ public final class ResponseBatcher {
         SCHEDULED.setVolatile(this, false);
         drains = drains + 1;
         int ran = 0;
-        Pending pending;
+        Delivery pending;
         while (ran < DRAIN_BUDGET && (pending = queue.poll()) != null) {
             ran++;
             try {
-                pending.write().run();
+                pending.deliver();
             } catch (Throwable t) {
                 LOG.error("Write failed on {}", pending.channel(), t);
             }

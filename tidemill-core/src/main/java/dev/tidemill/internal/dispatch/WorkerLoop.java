@@ -4,7 +4,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.ArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.util.Pow2;
@@ -90,6 +92,8 @@ public final class WorkerLoop extends WorkerLoopRightPad {
     static final int MAX_LIMIT = 1 << 24;
     /** Extra queue capacity beyond the limit. Not needed by the invariant; a margin only. */
     private static final int HEADROOM = 8;
+    /** Tasks whose replies may wait for one event-loop wake at most. */
+    private static final int REPLY_BATCH = 16;
     /** Tasks between two updates of {@link #completedTasks()} while a drain is running. */
     private static final int PUBLISH_EVERY = 256;
 
@@ -106,7 +110,9 @@ public final class WorkerLoop extends WorkerLoopRightPad {
     private final int index;
     private final int limit;
     private final MpscArrayQueue<Runnable> queue;
-    private final Thread thread;
+    private final WorkerThread thread;
+    /** Reply batchers the current drain submitted to: their drains are scheduled once, at its end. Loop thread only. */
+    private final ArrayList<ResponseBatcher> deferredDrains = new ArrayList<>(2);
     private final LongAdder wakeups = new LongAdder();
     private volatile boolean running = true;
     /** Written by the loop thread only, in batches (not per task) to keep the line quiet. */
@@ -133,7 +139,9 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         this.queue = new MpscArrayQueue<>(Pow2.roundToPowerOfTwo(concurrencyLimit + HEADROOM));
         // Awake at birth: producers skip the unpark until the loop first clears the flag.
         NOTIFIED.setVolatile(this, true);
-        this.thread = new Thread(this::run, "tidemill-loop-" + index);
+        // A FastThreadLocalThread: Netty's pooled allocator gives such threads a cache, so bodies
+        // encoded on the worker do not contend for an arena's lock with the event loops.
+        this.thread = new WorkerThread(this, "tidemill-loop-" + index);
         // Daemon: a handler stuck in a loop forever must not keep the JVM alive after a graceful
         // stop has given up on it (the stop closes the loops; exit is then up to main).
         this.thread.setDaemon(true);
@@ -208,10 +216,44 @@ public final class WorkerLoop extends WorkerLoopRightPad {
             throw new IllegalStateException("queue full on " + thread.getName() + " with load " + load
                     + ": a task was executed without a reserved slot");
         }
-        // Read before CAS: in a burst the loop is awake, the read sees true and the CAS is skipped.
+        // Read before anything else: in a burst the loop is awake, the read sees true and we are done.
+        // On an event loop the wake waits for the end of its iteration, so a read burst wakes once.
+        if (!notified && !WakeBatch.defer(this)) wake();
+    }
+
+    /** Unparks the loop unless it is awake or a wakeup is already on its way; after a task was queued. */
+    void wake() {
         if (!notified && NOTIFIED.compareAndSet(this, false, true)) {
             wakeups.increment();
             LockSupport.unpark(thread);
+        }
+    }
+
+    /** @return the worker loop the calling thread runs, or null */
+    static WorkerLoop current() {
+        return Thread.currentThread() instanceof WorkerThread w ? w.loop : null;
+    }
+
+    /** A reply was queued on {@code batcher} from this loop: its drain is scheduled when this loop's drain ends. */
+    void deferDrain(ResponseBatcher batcher) {
+        for (int i = 0; i < deferredDrains.size(); i++) {
+            if (deferredDrains.get(i) == batcher) return;
+        }
+        deferredDrains.add(batcher);
+    }
+
+    private void scheduleDeferredDrains() {
+        for (int i = 0; i < deferredDrains.size(); i++) deferredDrains.get(i).scheduleDrain();
+        deferredDrains.clear();
+    }
+
+    /** The loop's thread: a {@link FastThreadLocalThread} that knows its loop. */
+    private static final class WorkerThread extends FastThreadLocalThread {
+        final WorkerLoop loop;
+
+        WorkerThread(WorkerLoop loop, String name) {
+            super(loop::run, name);
+            this.loop = loop;
         }
     }
 
@@ -297,6 +339,10 @@ public final class WorkerLoop extends WorkerLoopRightPad {
             } catch (Throwable t) {
                 LOG.error("Task failed on {}", thread.getName(), t);
             }
+            // Replies wait while more tasks are queued right behind (one event-loop wake for the
+            // lot), but never for more than REPLY_BATCH tasks, so a slow handler does not hold back
+            // the replies of the quick ones before it.
+            if (!deferredDrains.isEmpty() && (ran % REPLY_BATCH == 0 || queue.isEmpty())) scheduleDeferredDrains();
             // Publish the count in batches: a volatile store per task would cost a fence each.
             if (++unpublished == PUBLISH_EVERY) {
                 completed = completed + unpublished; // single writer: the loop thread
@@ -306,6 +352,7 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         if (unpublished > 0) {
             completed = completed + unpublished;
         }
+        if (!deferredDrains.isEmpty()) scheduleDeferredDrains();
         return ran;
     }
 }

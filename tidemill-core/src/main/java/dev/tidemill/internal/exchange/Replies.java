@@ -77,7 +77,7 @@ final class Replies {
             if (!headers.isEmpty()) removeContentType(headers);
             contentType = null;
         }
-        return new Reply(status, headers, contentType, content, length, null, close);
+        return new Reply(ex, status, headers, contentType, content, length, null, close);
     }
 
     private Reply stream(Exchange ex, int status, List<String> handlerHeaders, Response.StreamProducer producer) {
@@ -85,9 +85,9 @@ final class Replies {
         boolean close = !handlerHeaders.isEmpty() && copyHeaders(handlerHeaders, headers);
         if (ex.isHead()) {
             // HEAD: the head a GET would get, without running the producer (a stream has no length).
-            return new Reply(status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
+            return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
         }
-        return new Reply(status, headers, null, Unpooled.EMPTY_BUFFER, -1, new StreamingBody(ex, producer, alloc), close);
+        return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, new StreamingBody(ex, producer, alloc), close);
     }
 
     /** Copies a handler's headers, dropping the framing ones; @return whether it asked to close */

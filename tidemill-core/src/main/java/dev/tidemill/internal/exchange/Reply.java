@@ -10,6 +10,7 @@ import java.util.List;
  * for HTTP/1.1) and adds what is its own: status line, {@code Connection}, chunked coding,
  * {@code Date}, {@code Server}.
  *
+ * @param exchange the exchange this answers (so a reply can travel between threads alone)
  * @param status the status code, 200-599 (1xx are the transport's business)
  * @param headers the handler's headers, name/value pairs, with {@code Content-Length},
  *     {@code Transfer-Encoding} and {@code Connection} already removed
@@ -22,12 +23,12 @@ import java.util.List;
  * @param close the connection must close after this reply (the handler said
  *     {@code Connection: close}, or the request can no longer be trusted)
  */
-public record Reply(int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
+public record Reply(Exchange exchange, int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
         StreamingBody stream, boolean close) {
 
     /** @return the same reply, closing the connection after it */
     Reply closing() {
-        return close ? this : new Reply(status, headers, contentType, body, contentLength, stream, true);
+        return close ? this : new Reply(exchange, status, headers, contentType, body, contentLength, stream, true);
     }
 
     /** @return whether this is the head of a streamed body */

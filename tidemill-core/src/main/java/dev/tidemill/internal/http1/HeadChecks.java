@@ -47,18 +47,19 @@ final class HeadChecks {
         if (hosts > 1 || hosts == 0 && !http10) {
             return closing(400, "Bad Request", hosts == 0 ? "HTTP/1.1 requires a Host header" : "more than one Host header");
         }
-        if (hosts == 1 && !HostHeader.valid(h.get(HttpHeaderNames.HOST))) {
+        if (hosts == 1 && !HostHeader.valid(counted != null ? counted.host() : h.get(HttpHeaderNames.HOST))) {
             return closing(400, "Bad Request", "invalid Host header (RFC 9110 7.2: host [ \":\" port ])");
         }
         int lengths = counted != null ? counted.contentLengthFields() : h.getAll(HttpHeaderNames.CONTENT_LENGTH).size();
-        if (lengths > 1 || lengths == 1 && h.get(HttpHeaderNames.CONTENT_LENGTH).indexOf(',') >= 0) {
+        if (lengths > 1 || lengths == 1 && (counted != null ? counted.contentLength() : h.get(HttpHeaderNames.CONTENT_LENGTH)).indexOf(',') >= 0) {
             // Netty checks this for HTTP/1.1 only; a second length is a smuggling vector on any version.
             return closing(400, "Bad Request", "more than one Content-Length");
         }
         int codings = counted != null ? counted.transferEncodingFields() : h.getAll(HttpHeaderNames.TRANSFER_ENCODING).size();
         if (codings > 0) {
             if (http10) return closing(400, "Bad Request", "Transfer-Encoding is not allowed in HTTP/1.0");
-            if (codings != 1 || !h.get(HttpHeaderNames.TRANSFER_ENCODING).trim().equalsIgnoreCase("chunked")) {
+            String te = counted != null ? counted.transferEncoding() : h.get(HttpHeaderNames.TRANSFER_ENCODING);
+            if (codings != 1 || !te.trim().equalsIgnoreCase("chunked")) {
                 return closing(400, "Bad Request", "unsupported Transfer-Encoding: only a single 'chunked' is accepted");
             }
         }
@@ -67,11 +68,19 @@ final class HeadChecks {
 
     /** @return a 417 verdict for an {@code Expect} other than 100-continue, else null */
     static Verdict expect(HttpRequest req, boolean http10) {
-        String expect = http10 ? null : req.headers().get(HttpHeaderNames.EXPECT); // RFC 9110 10.1.1: ignored for HTTP/1.0
-        if (expect != null && !expect.trim().equalsIgnoreCase("100-continue")) {
+        String expect = http10 ? null // RFC 9110 10.1.1: ignored for HTTP/1.0
+                : req.headers() instanceof RequestHeaders r ? r.expect() : req.headers().get(HttpHeaderNames.EXPECT);
+        if (expect != null && !onlyContinue(expect)) {
             return closing(417, "Expectation Failed", "only 'Expect: 100-continue' is supported");
         }
         return null;
+    }
+
+    private static boolean onlyContinue(String expect) {
+        for (String e : expect.split(",")) {
+            if (!e.trim().equalsIgnoreCase("100-continue")) return false;
+        }
+        return true;
     }
 
     private Verdict decoderFailure(Throwable cause) {
@@ -102,24 +111,37 @@ final class HeadChecks {
 
     /** @return the declared body length, 0 if none; -1 if the length cannot be read */
     static long declaredLength(HttpRequest req) {
+        String v = req.headers() instanceof RequestHeaders r ? r.contentLength() : req.headers().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (v == null) return 0;
         try {
-            return HttpUtil.getContentLength(req, 0L);
+            return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
             return -1;
         }
     }
 
+    /** @return whether the request is framed as chunked */
+    static boolean chunked(HttpRequest req) {
+        return req.headers() instanceof RequestHeaders r ? RequestHeaders.hasToken(r.transferEncoding(), "chunked")
+                : HttpUtil.isTransferEncodingChunked(req);
+    }
+
     static boolean hasBody(HttpRequest req) {
-        try {
-            return HttpUtil.isTransferEncodingChunked(req) || HttpUtil.getContentLength(req, 0L) > 0;
-        } catch (NumberFormatException e) {
-            return true; // an unreadable length: assume a body, so the caller closes
-        }
+        return chunked(req) || declaredLength(req) != 0; // an unreadable length (-1): assume a body, so the caller closes
     }
 
     static boolean expectsContinue(HttpRequest req) {
-        return !HttpVersion.HTTP_1_0.equals(req.protocolVersion())
-                && req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
+        if (HttpVersion.HTTP_1_0.equals(req.protocolVersion())) return false;
+        return req.headers() instanceof RequestHeaders r ? RequestHeaders.hasToken(r.expect(), "100-continue")
+                : req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
+    }
+
+    /** @return whether the connection stays open after this request, as far as the request goes (RFC 9112 9.3) */
+    static boolean keepAlive(HttpRequest req, boolean http10) {
+        if (!(req.headers() instanceof RequestHeaders r)) return HttpUtil.isKeepAlive(req);
+        String connection = r.connection();
+        if (RequestHeaders.hasToken(connection, "close")) return false;
+        return !http10 || RequestHeaders.hasToken(connection, "keep-alive");
     }
 
     /** @return {@code s} with every byte outside visible ASCII replaced by '?', at most 120 chars */

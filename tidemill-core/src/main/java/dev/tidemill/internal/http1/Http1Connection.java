@@ -18,7 +18,6 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.net.SocketAddress;
@@ -198,7 +197,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         deadlines.clear(Kind.IDLE);
         deadlines.clear(Kind.HEADER_READ);
         boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
-        boolean keepAlive = HttpUtil.isKeepAlive(req) && !server.draining();
+        boolean keepAlive = HeadChecks.keepAlive(req, http10) && !server.draining();
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);

@@ -39,7 +39,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setMaxInitialLineLength(limits.maxRequestLineBytes())
                 .setMaxHeaderSize(limits.maxHeaderBytes())
                 .setMaxChunkSize(64 * 1024)
-                .setValidateHeaders(true)
+                .setValidateHeaders(false) // HeadValidator checked every byte already: see RequestHeaders
                 .setAllowDuplicateContentLengths(false)
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);

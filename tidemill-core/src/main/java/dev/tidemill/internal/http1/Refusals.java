@@ -2,7 +2,6 @@ package dev.tidemill.internal.http1;
 
 import dev.tidemill.internal.exchange.Verdict;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * What happens to a connection after a request is refused before dispatch. The answer goes out
@@ -29,7 +28,7 @@ final class Refusals {
         if (verdict.close()) return Next.CLOSE;
         if (!hasBody) return Next.READ_NEXT;
         if (HeadChecks.expectsContinue(req)) return Next.CLOSE; // the client may never send the body
-        if (HttpUtil.isTransferEncodingChunked(req)) return maxDrainBytes == 0 ? Next.CLOSE : Next.DISCARD_BODY;
+        if (HeadChecks.chunked(req)) return maxDrainBytes == 0 ? Next.CLOSE : Next.DISCARD_BODY;
         long declared = HeadChecks.declaredLength(req);
         return declared < 0 || declared > maxDrainBytes ? Next.CLOSE : Next.DISCARD_BODY;
     }

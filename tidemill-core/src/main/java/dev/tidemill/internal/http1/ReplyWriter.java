@@ -11,10 +11,13 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The HTTP/1.1 side of the seam: the {@link ReplySink} of one connection's exchanges. Replies and
@@ -25,7 +28,19 @@ import java.util.concurrent.CompletableFuture;
  * reply ({@code Connection: close}, HTTP/1.0, a stop in progress) and closes it in stages
  * ({@link LingeringClose}). Everything but the {@link ReplySink} methods runs on the event loop.
  */
-final class ReplyWriter implements ReplySink {
+final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
+    private static final VarHandle INBOX;
+    private static final VarHandle INBOX_QUEUED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            INBOX = l.findVarHandle(ReplyWriter.class, "inbox", MpscUnboundedXaddArrayQueue.class);
+            INBOX_QUEUED = l.findVarHandle(ReplyWriter.class, "inboxQueued", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** What the writer needs to know about, and tell, the reading side of its connection. */
     interface Reading {
@@ -62,6 +77,16 @@ final class ReplyWriter implements ReplySink {
     private boolean progressing;
     private boolean rerun;
     private boolean closing;
+    /**
+     * Replies from other threads, waiting for the event loop. Created by the first such reply (an
+     * IO-mode connection never needs one); the connection itself is the batcher's queue item, once
+     * per burst, so a reply hop allocates nothing.
+     */
+    @SuppressWarnings("unused") // through INBOX
+    private volatile MpscUnboundedXaddArrayQueue<Reply> inbox;
+    /** This writer is in its batcher's queue: further replies only join the inbox. */
+    @SuppressWarnings("unused") // through INBOX_QUEUED
+    private volatile boolean inboxQueued;
 
     ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
             WriteStallWatch watch) {
@@ -86,9 +111,35 @@ final class ReplyWriter implements ReplySink {
         if (ctx.executor().inEventLoop()) {
             onReply(ex, reply);
             flushUnlessReading();
-        } else {
-            batcher.submit(ctx.channel(), () -> onReply(ex, reply));
+            return;
         }
+        inbox().offer(reply);
+        // Same pattern as the batcher's: offer, then read the flag; deliver() clears it before polling.
+        if (!inboxQueued && INBOX_QUEUED.compareAndSet(this, false, true)) batcher.submit(this);
+    }
+
+    @Override
+    public io.netty.channel.Channel channel() {
+        return ctx.channel();
+    }
+
+    /** The batcher runs this on the event loop: every reply in the inbox goes to the ring. */
+    @Override
+    public void deliver() {
+        INBOX_QUEUED.setVolatile(this, false);
+        MpscUnboundedXaddArrayQueue<Reply> q = inbox;
+        for (Reply r; (r = q.poll()) != null; ) onReply(r.exchange(), r);
+    }
+
+    @SuppressWarnings("unchecked")
+    private MpscUnboundedXaddArrayQueue<Reply> inbox() {
+        MpscUnboundedXaddArrayQueue<Reply> q = inbox;
+        if (q == null) {
+            MpscUnboundedXaddArrayQueue<Reply> fresh = new MpscUnboundedXaddArrayQueue<>(16);
+            Object witness = INBOX.compareAndExchange(this, null, fresh);
+            q = witness == null ? fresh : (MpscUnboundedXaddArrayQueue<Reply>) witness;
+        }
+        return q;
     }
 
     @Override
@@ -179,6 +230,7 @@ final class ReplyWriter implements ReplySink {
     void closed() {
         ring.closeAll();
         streams.closeAll();
+        // Replies still in the inbox are released when the batcher delivers them (onReply sees the ring no longer holds them).
     }
 
     private void onReply(Exchange ex, Reply reply) {

@@ -1,16 +1,24 @@
 package dev.tidemill.internal.http1;
 
+import io.netty.handler.codec.DefaultHeaders;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 
 /**
- * Request headers that count the framing fields the client sent ({@code Content-Length},
- * {@code Transfer-Encoding}, {@code Host}) as the decoder adds them. Netty folds duplicate lengths of
- * an HTTP/1.0 request into one value before anyone sees them, and two lengths are how a request gets
- * smuggled past a proxy that picked the other one; {@link RequestGate} refuses more than one of each.
- * Counting here also spares the gate a {@code getAll} list per header per request.
+ * Request headers that capture the fields the request path decides on while the decoder adds
+ * them, so nothing looks them up again afterwards: how many {@code Content-Length},
+ * {@code Transfer-Encoding} and {@code Host} fields came (Netty folds an HTTP/1.0 request's
+ * duplicate lengths into one value before anyone sees them, and two lengths are how a request
+ * gets smuggled past a proxy that picked the other one; {@link HeadChecks} refuses more than one
+ * of each), and the first value of each of those and of {@code Connection} and {@code Expect}.
+ *
+ * <p>No validation here: {@link HeadValidator} has already checked every byte of the head against
+ * the grammar (names are tokens, values carry no control byte but HTAB, no bare CR or LF) before
+ * Netty's parser sees it, and a head it let through unchecked is past the size limits, which
+ * Netty refuses before building any header. Netty's own name and value validation would scan the
+ * same bytes a second time.
  */
 final class RequestHeaders extends DefaultHttpHeaders {
     static final HttpHeadersFactory FACTORY = new HttpHeadersFactory() {
@@ -28,32 +36,83 @@ final class RequestHeaders extends DefaultHttpHeaders {
     private int contentLengthFields;
     private int transferEncodingFields;
     private int hostFields;
+    private String contentLength;
+    private String transferEncoding;
+    private String host;
+    private String connection;
+    private String expect;
+
+    @SuppressWarnings("unchecked")
+    private static final DefaultHeaders.NameValidator<CharSequence> NOT_NULL =
+            (DefaultHeaders.NameValidator<CharSequence>) (DefaultHeaders.NameValidator<?>) DefaultHeaders.NameValidator.NOT_NULL;
+    @SuppressWarnings("unchecked")
+    private static final DefaultHeaders.ValueValidator<CharSequence> NO_VALIDATION =
+            (DefaultHeaders.ValueValidator<CharSequence>) (DefaultHeaders.ValueValidator<?>) DefaultHeaders.ValueValidator.NO_VALIDATION;
+
+    RequestHeaders() {
+        super(NOT_NULL, NO_VALIDATION);
+    }
 
     @Override
     public HttpHeaders add(String name, Object value) {
-        count(name);
+        capture(name, value);
         return super.add(name, value);
     }
 
     @Override
     public HttpHeaders add(CharSequence name, Object value) {
-        count(name);
+        capture(name, value);
         return super.add(name, value);
     }
 
-    private void count(CharSequence name) {
+    private void capture(CharSequence name, Object value) {
         switch (name.length()) {
             case 4 -> {
-                if (HttpHeaderNames.HOST.contentEqualsIgnoreCase(name)) hostFields++;
+                if (HttpHeaderNames.HOST.contentEqualsIgnoreCase(name) && hostFields++ == 0) host = value.toString();
+            }
+            case 6 -> {
+                if (HttpHeaderNames.EXPECT.contentEqualsIgnoreCase(name)) expect = join(expect, value);
+            }
+            case 10 -> {
+                if (HttpHeaderNames.CONNECTION.contentEqualsIgnoreCase(name)) connection = join(connection, value);
             }
             case 14 -> {
-                if (HttpHeaderNames.CONTENT_LENGTH.contentEqualsIgnoreCase(name)) contentLengthFields++;
+                if (HttpHeaderNames.CONTENT_LENGTH.contentEqualsIgnoreCase(name) && contentLengthFields++ == 0) {
+                    contentLength = value.toString();
+                }
             }
             case 17 -> {
-                if (HttpHeaderNames.TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) transferEncodingFields++;
+                if (HttpHeaderNames.TRANSFER_ENCODING.contentEqualsIgnoreCase(name) && transferEncodingFields++ == 0) {
+                    transferEncoding = value.toString();
+                }
             }
             default -> { }
         }
+    }
+
+    /** Several fields of a list-valued header mean the same as one field with the values comma-joined (RFC 9110 5.3). */
+    private static String join(String sofar, Object value) {
+        return sofar == null ? value.toString() : sofar + ", " + value;
+    }
+
+    /**
+     * @param list a comma-separated field value, or null
+     * @param token a token
+     * @return whether one of the list's elements is {@code token}, ignoring case and optional whitespace
+     */
+    static boolean hasToken(String list, String token) {
+        if (list == null) return false;
+        int n = list.length();
+        int i = 0;
+        while (i < n) {
+            while (i < n && (list.charAt(i) == ' ' || list.charAt(i) == '\t' || list.charAt(i) == ',')) i++;
+            int start = i;
+            while (i < n && list.charAt(i) != ',') i++;
+            int end = i;
+            while (end > start && (list.charAt(end - 1) == ' ' || list.charAt(end - 1) == '\t')) end--;
+            if (end - start == token.length() && list.regionMatches(true, start, token, 0, token.length())) return true;
+        }
+        return false;
     }
 
     /** @return how many Content-Length fields were added (by the decoder, one per field line) */
@@ -69,5 +128,30 @@ final class RequestHeaders extends DefaultHttpHeaders {
     /** @return how many Host fields were added */
     int hostFields() {
         return hostFields;
+    }
+
+    /** @return the first Content-Length value, or null */
+    String contentLength() {
+        return contentLength;
+    }
+
+    /** @return the first Transfer-Encoding value, or null */
+    String transferEncoding() {
+        return transferEncoding;
+    }
+
+    /** @return the first Host value, or null */
+    String host() {
+        return host;
+    }
+
+    /** @return every Connection value, comma-joined, or null */
+    String connection() {
+        return connection;
+    }
+
+    /** @return every Expect value, comma-joined, or null */
+    String expect() {
+        return expect;
     }
 }

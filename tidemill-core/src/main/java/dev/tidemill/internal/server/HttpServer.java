@@ -152,12 +152,14 @@ public final class HttpServer implements Server {
 
     @Override
     public void stop(Duration grace) {
+        boolean second;
         synchronized (stopLock) {
-            if (stopping) {
-                awaitTerminated();
-                return;
-            }
+            second = stopping;
             stopping = true;
+        }
+        if (second) { // waits outside the lock: the first stop needs it to wait for connections
+            awaitTerminated();
+            return;
         }
         long deadline = System.nanoTime() + grace.toNanos();
         context.startDraining();
