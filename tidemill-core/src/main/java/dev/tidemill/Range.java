@@ -81,9 +81,18 @@ final class Range {
     /** @return what the range accepts, e.g. {@code an integer 1-65536}, {@code a size 1B-1MiB}, {@code a duration 1ms-24h} */
     String describe() {
         return switch (kind) {
-            case COUNT -> "an integer " + min + "-" + max;
-            case BYTES -> "a size " + size(min) + "-" + size(max);
-            case DURATION -> "a duration " + duration(min) + "-" + duration(max);
+            case COUNT -> "an integer ";
+            case BYTES -> "a size ";
+            case DURATION -> "a duration ";
+        } + span();
+    }
+
+    /** @return the bounds as the README's range column writes them: {@code 1-65536}, {@code 1B-1MiB}, {@code 1ms-24h} */
+    String span() {
+        return switch (kind) {
+            case COUNT -> min + "-" + max;
+            case BYTES -> size(min) + "-" + size(max);
+            case DURATION -> duration(min) + "-" + duration(max);
         };
     }
 
