@@ -96,6 +96,11 @@ final class Range {
         };
     }
 
+    @Override
+    public String toString() {
+        return field + " " + span();
+    }
+
     /** Written the way the environment reader parses it: {@code 8KiB}, {@code 16MiB}, {@code 100B}. */
     static String size(long bytes) {
         if (bytes != 0 && bytes % (1L << 30) == 0) return bytes / (1L << 30) + "GiB";
