@@ -1,6 +1,5 @@
 package dev.tidemill;
 
-import dev.tidemill.internal.server.EnvironmentConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -8,16 +7,17 @@ import java.util.Objects;
 /**
  * Immutable server configuration. Build one with {@link #builder()} or read the environment with
  * {@link #fromEnvironment()}; every default is defined once, in this record's {@code DEFAULT_*}
- * constants, {@link Limits#DEFAULTS} and {@link Timeouts#DEFAULTS}.
+ * constants, {@link Limits#DEFAULTS} and {@link Timeouts#DEFAULTS}, and every range once, next to
+ * the field it bounds (the environment reader uses the same ranges).
  *
  * @param host address to bind. Default {@code 127.0.0.1} (set {@code 0.0.0.0} to listen on every
  *     interface; loopback by default so nothing is exposed by accident).
- * @param port TCP port; 0 picks a free one. Default 8080.
+ * @param port TCP port; 0 picks a free one. 0-65535; default 8080.
  * @param transport Netty transport. Default {@link Transport#AUTO}.
- * @param ioThreads Netty event-loop threads; 0 means one per available processor. Default 0.
+ * @param ioThreads Netty event-loop threads; 0 means one per available processor. 0-1024; default 0.
  * @param workerLoops worker loops for {@link ExecutionMode#LOOP}; 0 means one per available
  *     processor ({@code Runtime.availableProcessors()}, which honours cgroup quotas and CPU
- *     affinity). Default 0.
+ *     affinity). 0-1024; default 0.
  * @param executionMode where handlers run unless a group or route says otherwise. Default
  *     {@link ExecutionMode#LOOP}.
  * @param assignment how LOOP requests pick a loop. Default {@link Assignment#LEAST_LOADED}.
@@ -47,21 +47,31 @@ public record Config(
     /** Default {@code Server} header. */
     public static final String DEFAULT_SERVER_HEADER = "Tidemill";
 
+    static final Range PORT = Range.count("port", 0, 65_535);
+    static final Range IO_THREADS = Range.count("ioThreads", 0, 1_024);
+    static final Range WORKER_LOOPS = Range.count("workerLoops", 0, 1_024);
+
     /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one. */
     public Config {
         Objects.requireNonNull(host, "host");
-        if (port < 0 || port > 65_535) throw new IllegalArgumentException("port must be 0-65535");
+        PORT.check(port);
         Objects.requireNonNull(transport, "transport");
-        if (ioThreads < 0) throw new IllegalArgumentException("ioThreads must be >= 0");
-        if (workerLoops < 0) throw new IllegalArgumentException("workerLoops must be >= 0");
+        IO_THREADS.check(ioThreads);
+        WORKER_LOOPS.check(workerLoops);
         Objects.requireNonNull(executionMode, "executionMode");
         Objects.requireNonNull(assignment, "assignment");
+        checkServerHeader(serverHeader);
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(timeouts, "timeouts");
+    }
+
+    /** The one check of a {@code Server} header value, shared with the environment reader. */
+    static String checkServerHeader(String serverHeader) {
         Objects.requireNonNull(serverHeader, "serverHeader");
         if (serverHeader.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw new IllegalArgumentException("serverHeader must not contain control characters");
         }
-        Objects.requireNonNull(limits, "limits");
-        Objects.requireNonNull(timeouts, "timeouts");
+        return serverHeader;
     }
 
     /** @return the defaults */
@@ -110,7 +120,11 @@ public record Config(
         return ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
     }
 
-    /** Builder for {@link Config}; starts from the defaults. */
+    /**
+     * Builder for {@link Config}; starts from the defaults. The limits and timeouts are held in a
+     * {@link Limits.Builder} and a {@link Timeouts.Builder}, which own their defaults; the setters
+     * here for them only forward.
+     */
     public static final class Builder {
         private String host = DEFAULT_HOST;
         private int port = DEFAULT_PORT;
@@ -121,22 +135,8 @@ public record Config(
         private Assignment assignment = Assignment.LEAST_LOADED;
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean debug;
-        private int concurrencyPerLoop = Limits.DEFAULTS.concurrencyPerLoop();
-        private int maxConnections = Limits.DEFAULTS.maxConnections();
-        private int maxRequestLineBytes = Limits.DEFAULTS.maxRequestLineBytes();
-        private int maxHeaderBytes = Limits.DEFAULTS.maxHeaderBytes();
-        private int maxHeaderCount = Limits.DEFAULTS.maxHeaderCount();
-        private long maxBodyBytes = Limits.DEFAULTS.maxBodyBytes();
-        private int maxPipelined = Limits.DEFAULTS.maxPipelined();
-        private long maxDrainBytes = Limits.DEFAULTS.maxDrainBytes();
-        private Duration requestTimeout = Timeouts.DEFAULTS.request();
-        private Duration headerReadTimeout = Timeouts.DEFAULTS.headerRead();
-        private Duration idleTimeout = Timeouts.DEFAULTS.idle();
-        private Duration bodyStallTimeout = Timeouts.DEFAULTS.bodyStall();
-        private Duration writeStallTimeout = Timeouts.DEFAULTS.writeStall();
-        private Duration drainTimeout = Timeouts.DEFAULTS.drain();
-        private Duration lingerTimeout = Timeouts.DEFAULTS.linger();
-        private Duration shutdownGrace = Timeouts.DEFAULTS.shutdownGrace();
+        private Limits.Builder limits = Limits.builder();
+        private Timeouts.Builder timeouts = Timeouts.builder();
 
         private Builder() {}
 
@@ -150,22 +150,8 @@ public record Config(
             assignment = c.assignment;
             serverHeader = c.serverHeader;
             debug = c.debug;
-            concurrencyPerLoop = c.limits.concurrencyPerLoop();
-            maxConnections = c.limits.maxConnections();
-            maxRequestLineBytes = c.limits.maxRequestLineBytes();
-            maxHeaderBytes = c.limits.maxHeaderBytes();
-            maxHeaderCount = c.limits.maxHeaderCount();
-            maxBodyBytes = c.limits.maxBodyBytes();
-            maxPipelined = c.limits.maxPipelined();
-            maxDrainBytes = c.limits.maxDrainBytes();
-            requestTimeout = c.timeouts.request();
-            headerReadTimeout = c.timeouts.headerRead();
-            idleTimeout = c.timeouts.idle();
-            bodyStallTimeout = c.timeouts.bodyStall();
-            writeStallTimeout = c.timeouts.writeStall();
-            drainTimeout = c.timeouts.drain();
-            lingerTimeout = c.timeouts.linger();
-            shutdownGrace = c.timeouts.shutdownGrace();
+            limits = c.limits.toBuilder();
+            timeouts = c.timeouts.toBuilder();
         }
 
         /** @param v bind address @return this */
@@ -186,47 +172,67 @@ public record Config(
         public Builder serverHeader(String v) { serverHeader = v; return this; }
         /** @param v debug mode @return this */
         public Builder debug(boolean v) { debug = v; return this; }
+        /** @param v every limit at once, replacing those set so far @return this */
+        public Builder limits(Limits v) { limits = v.toBuilder(); return this; }
+        /** @param v every timeout at once, replacing those set so far @return this */
+        public Builder timeouts(Timeouts v) { timeouts = v.toBuilder(); return this; }
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
-        public Builder concurrencyPerLoop(int v) { concurrencyPerLoop = v; return this; }
+        public Builder concurrencyPerLoop(int v) { limits.concurrencyPerLoop(v); return this; }
         /** @param v see {@link Limits#maxConnections()} @return this */
-        public Builder maxConnections(int v) { maxConnections = v; return this; }
+        public Builder maxConnections(int v) { limits.maxConnections(v); return this; }
         /** @param v see {@link Limits#maxRequestLineBytes()} @return this */
-        public Builder maxRequestLineBytes(int v) { maxRequestLineBytes = v; return this; }
+        public Builder maxRequestLineBytes(int v) { limits.maxRequestLineBytes(v); return this; }
         /** @param v see {@link Limits#maxHeaderBytes()} @return this */
-        public Builder maxHeaderBytes(int v) { maxHeaderBytes = v; return this; }
+        public Builder maxHeaderBytes(int v) { limits.maxHeaderBytes(v); return this; }
         /** @param v see {@link Limits#maxHeaderCount()} @return this */
-        public Builder maxHeaderCount(int v) { maxHeaderCount = v; return this; }
+        public Builder maxHeaderCount(int v) { limits.maxHeaderCount(v); return this; }
         /** @param v see {@link Limits#maxBodyBytes()} @return this */
-        public Builder maxBodyBytes(long v) { maxBodyBytes = v; return this; }
+        public Builder maxBodyBytes(long v) { limits.maxBodyBytes(v); return this; }
         /** @param v see {@link Limits#maxPipelined()} @return this */
-        public Builder maxPipelined(int v) { maxPipelined = v; return this; }
+        public Builder maxPipelined(int v) { limits.maxPipelined(v); return this; }
         /** @param v see {@link Limits#maxDrainBytes()} @return this */
-        public Builder maxDrainBytes(long v) { maxDrainBytes = v; return this; }
+        public Builder maxDrainBytes(long v) { limits.maxDrainBytes(v); return this; }
+        /** @param v see {@link Limits#maxQueryPairs()} @return this */
+        public Builder maxQueryPairs(int v) { limits.maxQueryPairs(v); return this; }
+        /** @param v see {@link Limits#maxLeadingEmptyLines()} @return this */
+        public Builder maxLeadingEmptyLines(int v) { limits.maxLeadingEmptyLines(v); return this; }
+        /** @param v see {@link Limits#maxContentCodings()} @return this */
+        public Builder maxContentCodings(int v) { limits.maxContentCodings(v); return this; }
+        /** @param v see {@link Limits#maxJsonNestingDepth()} @return this */
+        public Builder maxJsonNestingDepth(int v) { limits.maxJsonNestingDepth(v); return this; }
+        /** @param v see {@link Limits#maxJsonNumberLength()} @return this */
+        public Builder maxJsonNumberLength(int v) { limits.maxJsonNumberLength(v); return this; }
+        /** @param v see {@link Limits#maxJsonStringLength()} @return this */
+        public Builder maxJsonStringLength(int v) { limits.maxJsonStringLength(v); return this; }
+        /** @param v see {@link Limits#acceptBacklog()} @return this */
+        public Builder acceptBacklog(int v) { limits.acceptBacklog(v); return this; }
+        /** @param v see {@link Limits#writeBufferLowWaterMark()} @return this */
+        public Builder writeBufferLowWaterMark(int v) { limits.writeBufferLowWaterMark(v); return this; }
+        /** @param v see {@link Limits#writeBufferHighWaterMark()} @return this */
+        public Builder writeBufferHighWaterMark(int v) { limits.writeBufferHighWaterMark(v); return this; }
+        /** @param v see {@link Limits#decoderChunkBytes()} @return this */
+        public Builder decoderChunkBytes(int v) { limits.decoderChunkBytes(v); return this; }
         /** @param v see {@link Timeouts#request()} @return this */
-        public Builder requestTimeout(Duration v) { requestTimeout = v; return this; }
+        public Builder requestTimeout(Duration v) { timeouts.request(v); return this; }
         /** @param v see {@link Timeouts#headerRead()} @return this */
-        public Builder headerReadTimeout(Duration v) { headerReadTimeout = v; return this; }
+        public Builder headerReadTimeout(Duration v) { timeouts.headerRead(v); return this; }
         /** @param v see {@link Timeouts#idle()} @return this */
-        public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
+        public Builder idleTimeout(Duration v) { timeouts.idle(v); return this; }
         /** @param v see {@link Timeouts#bodyStall()} @return this */
-        public Builder bodyStallTimeout(Duration v) { bodyStallTimeout = v; return this; }
+        public Builder bodyStallTimeout(Duration v) { timeouts.bodyStall(v); return this; }
         /** @param v see {@link Timeouts#writeStall()} @return this */
-        public Builder writeStallTimeout(Duration v) { writeStallTimeout = v; return this; }
+        public Builder writeStallTimeout(Duration v) { timeouts.writeStall(v); return this; }
         /** @param v see {@link Timeouts#drain()} @return this */
-        public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
+        public Builder drainTimeout(Duration v) { timeouts.drain(v); return this; }
         /** @param v see {@link Timeouts#linger()} @return this */
-        public Builder lingerTimeout(Duration v) { lingerTimeout = v; return this; }
+        public Builder lingerTimeout(Duration v) { timeouts.linger(v); return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
-        public Builder shutdownGrace(Duration v) { shutdownGrace = v; return this; }
+        public Builder shutdownGrace(Duration v) { timeouts.shutdownGrace(v); return this; }
 
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug,
-                    new Limits(concurrencyPerLoop, maxConnections, maxRequestLineBytes, maxHeaderBytes,
-                            maxHeaderCount, maxBodyBytes, maxPipelined, maxDrainBytes),
-                    new Timeouts(requestTimeout, headerReadTimeout, idleTimeout, bodyStallTimeout,
-                            writeStallTimeout, drainTimeout, lingerTimeout, shutdownGrace));
+                    serverHeader, debug, limits.build(), timeouts.build());
         }
     }
 }

@@ -1,24 +1,52 @@
 package dev.tidemill;
 
 /**
- * Request and connection limits. Every default is defined here and only here; the defaults table in
- * the README is checked against this record by a test.
+ * Request and connection limits. Every default is defined here and only here (in {@link Builder}'s
+ * starting values), every range once (in this record's range constants, which the constructor checks
+ * and the environment reader uses); the defaults tables in the README and docs/security.md are
+ * checked against this record by a test. Build one with {@link #builder()} or {@link #toBuilder()}.
  *
  * @param concurrencyPerLoop requests admitted per worker loop, queued + in flight; past it on every
  *     loop: 503 problem with {@code Retry-After: 1}. In IO and VIRTUAL modes the same total
- *     ({@code concurrencyPerLoop x workerLoops}) bounds the server. Default 1,024.
+ *     ({@code concurrencyPerLoop x workerLoops}) bounds the server. 1-16,777,216 (the worker queue
+ *     is sized from it); default 1,024.
  * @param maxConnections open connections; at the limit the server stops accepting until one
- *     closes. Default 10,000.
- * @param maxRequestLineBytes bytes in the request line; longer: 414. Default 8 KiB (8,192).
- * @param maxHeaderBytes bytes in the header block; larger: 431. Default 16 KiB (16,384).
- * @param maxHeaderCount header fields per request; more: 431. Default 100.
+ *     closes. 1-16,777,216; default 10,000.
+ * @param maxRequestLineBytes bytes in the request line; longer: 414. 1 B-1 MiB; default 8 KiB (8,192).
+ * @param maxHeaderBytes bytes in the header block; larger: 431. 1 B-1 MiB; default 16 KiB (16,384).
+ * @param maxHeaderCount header fields per request; more: 431. 1-10,000; default 100.
  * @param maxBodyBytes request body bytes after transfer decoding; larger: 413, and a declared
- *     {@code Content-Length} over it is refused before any of the body is read. Default 16 MiB.
+ *     {@code Content-Length} over it is refused before any of the body is read. 0 B-1 GiB (a body
+ *     is held in memory); default 16 MiB.
  * @param maxPipelined requests per connection read but not yet answered; at the cap the server
- *     stops reading from that connection until responses catch up. Default 16.
+ *     stops reading from that connection until responses catch up. 1-65,536; default 16.
  * @param maxDrainBytes body bytes the server reads and discards after refusing a request (404, 405,
  *     422, ...) to keep the keep-alive connection usable; a longer body closes the connection
- *     instead. Default 256 KiB.
+ *     instead. 0 B-1 GiB; default 256 KiB.
+ * @param maxQueryPairs {@code name=value} pairs in one query string or URL-encoded form body, counted
+ *     before decoding (each costs a map entry and a list, so a small request could otherwise
+ *     allocate a lot); more: 400 for a query, 413 for a form. 1-100,000; default 1,000.
+ * @param maxLeadingEmptyLines empty lines (CRLF) accepted before a request line (RFC 9112 2.2 asks
+ *     a server to ignore at least one); more: 400 and the connection closed. 1-1,024; default 8.
+ * @param maxContentCodings codings stacked in a request body's {@code Content-Encoding}
+ *     ({@code gzip, br} is two); more: 415. 1-8; default 2.
+ * @param maxJsonNestingDepth nesting of arrays and objects in a JSON body; deeper: 400. 1-1,000;
+ *     default 500.
+ * @param maxJsonNumberLength digits in one JSON number (long numbers cost quadratic time to parse);
+ *     longer: 400. 1-10,000; default 1,000.
+ * @param maxJsonStringLength characters in one JSON string value; longer: 400. A whole JSON document
+ *     is bounded by {@link #maxBodyBytes()}. 1-1,073,741,824; default 16,777,216 (16 Mi).
+ * @param acceptBacklog connections the kernel queues for the server before they are accepted
+ *     ({@code SO_BACKLOG}; the kernel caps it at {@code net.core.somaxconn}); past it new
+ *     connections wait or are refused by the kernel. 1-65,535; default 1,024.
+ * @param writeBufferLowWaterMark outbound bytes a connection's buffer must drain below before an
+ *     unwritable connection is writable again (reading resumes, streams continue). 1 B-16 MiB, at
+ *     most {@link #writeBufferHighWaterMark()}; default 32 KiB.
+ * @param writeBufferHighWaterMark outbound bytes queued on a connection above which it is
+ *     unwritable: the server stops reading from it, streaming responses pause, and the
+ *     {@link Timeouts#writeStall() write-stall} watch starts. 1 B-16 MiB; default 64 KiB.
+ * @param decoderChunkBytes largest piece of a request body the HTTP decoder hands on at once; a
+ *     larger read is split, nothing is refused. 1 B-16 MiB; default 64 KiB.
  */
 public record Limits(
         int concurrencyPerLoop,
@@ -28,31 +56,172 @@ public record Limits(
         int maxHeaderCount,
         long maxBodyBytes,
         int maxPipelined,
-        long maxDrainBytes) {
+        long maxDrainBytes,
+        int maxQueryPairs,
+        int maxLeadingEmptyLines,
+        int maxContentCodings,
+        int maxJsonNestingDepth,
+        int maxJsonNumberLength,
+        int maxJsonStringLength,
+        int acceptBacklog,
+        int writeBufferLowWaterMark,
+        int writeBufferHighWaterMark,
+        int decoderChunkBytes) {
+
+    // The ranges, one per component. Declared before DEFAULTS: the constructor reads them.
+    static final Range CONCURRENCY_PER_LOOP = Range.count("concurrencyPerLoop", 1, 1 << 24);
+    static final Range MAX_CONNECTIONS = Range.count("maxConnections", 1, 1 << 24);
+    static final Range MAX_REQUEST_LINE_BYTES = Range.bytes("maxRequestLineBytes", 1, 1 << 20);
+    static final Range MAX_HEADER_BYTES = Range.bytes("maxHeaderBytes", 1, 1 << 20);
+    static final Range MAX_HEADER_COUNT = Range.count("maxHeaderCount", 1, 10_000);
+    static final Range MAX_BODY_BYTES = Range.bytes("maxBodyBytes", 0, 1L << 30);
+    static final Range MAX_PIPELINED = Range.count("maxPipelined", 1, 1 << 16);
+    static final Range MAX_DRAIN_BYTES = Range.bytes("maxDrainBytes", 0, 1L << 30);
+    static final Range MAX_QUERY_PAIRS = Range.count("maxQueryPairs", 1, 100_000);
+    static final Range MAX_LEADING_EMPTY_LINES = Range.count("maxLeadingEmptyLines", 1, 1_024);
+    static final Range MAX_CONTENT_CODINGS = Range.count("maxContentCodings", 1, 8);
+    static final Range MAX_JSON_NESTING_DEPTH = Range.count("maxJsonNestingDepth", 1, 1_000);
+    static final Range MAX_JSON_NUMBER_LENGTH = Range.count("maxJsonNumberLength", 1, 10_000);
+    static final Range MAX_JSON_STRING_LENGTH = Range.count("maxJsonStringLength", 1, 1 << 30);
+    static final Range ACCEPT_BACKLOG = Range.count("acceptBacklog", 1, 65_535);
+    static final Range WRITE_BUFFER_LOW_WATER_MARK = Range.bytes("writeBufferLowWaterMark", 1, 16 << 20);
+    static final Range WRITE_BUFFER_HIGH_WATER_MARK = Range.bytes("writeBufferHighWaterMark", 1, 16 << 20);
+    static final Range DECODER_CHUNK_BYTES = Range.bytes("decoderChunkBytes", 1, 16 << 20);
 
     /** The defaults, as documented on each component. */
-    public static final Limits DEFAULTS =
-            new Limits(1_024, 10_000, 8 * 1024, 16 * 1024, 100, 16L * 1024 * 1024, 16, 256 * 1024);
+    public static final Limits DEFAULTS = new Builder().build();
 
-    /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one. */
+    /** Checks every field; throws {@link IllegalArgumentException} naming the first bad one, never its value. */
     public Limits {
-        positive("concurrencyPerLoop", concurrencyPerLoop);
-        positive("maxConnections", maxConnections);
-        positive("maxRequestLineBytes", maxRequestLineBytes);
-        positive("maxHeaderBytes", maxHeaderBytes);
-        positive("maxHeaderCount", maxHeaderCount);
-        if (maxBodyBytes < 0) throw new IllegalArgumentException("maxBodyBytes must be >= 0");
-        positive("maxPipelined", maxPipelined);
-        if (maxDrainBytes < 0) throw new IllegalArgumentException("maxDrainBytes must be >= 0");
+        CONCURRENCY_PER_LOOP.check(concurrencyPerLoop);
+        MAX_CONNECTIONS.check(maxConnections);
+        MAX_REQUEST_LINE_BYTES.check(maxRequestLineBytes);
+        MAX_HEADER_BYTES.check(maxHeaderBytes);
+        MAX_HEADER_COUNT.check(maxHeaderCount);
+        MAX_BODY_BYTES.check(maxBodyBytes);
+        MAX_PIPELINED.check(maxPipelined);
+        MAX_DRAIN_BYTES.check(maxDrainBytes);
+        MAX_QUERY_PAIRS.check(maxQueryPairs);
+        MAX_LEADING_EMPTY_LINES.check(maxLeadingEmptyLines);
+        MAX_CONTENT_CODINGS.check(maxContentCodings);
+        MAX_JSON_NESTING_DEPTH.check(maxJsonNestingDepth);
+        MAX_JSON_NUMBER_LENGTH.check(maxJsonNumberLength);
+        MAX_JSON_STRING_LENGTH.check(maxJsonStringLength);
+        ACCEPT_BACKLOG.check(acceptBacklog);
+        WRITE_BUFFER_LOW_WATER_MARK.check(writeBufferLowWaterMark);
+        WRITE_BUFFER_HIGH_WATER_MARK.check(writeBufferHighWaterMark);
+        if (writeBufferLowWaterMark > writeBufferHighWaterMark) {
+            throw new IllegalArgumentException("writeBufferLowWaterMark must be <= writeBufferHighWaterMark");
+        }
+        DECODER_CHUNK_BYTES.check(decoderChunkBytes);
     }
 
-    private static void positive(String name, long value) {
-        if (value <= 0) throw new IllegalArgumentException(name + " must be > 0");
+    /** @return a builder holding the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder starting from these limits */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** @return a copy with another body limit, in bytes */
     public Limits withMaxBodyBytes(long bytes) {
-        return new Limits(concurrencyPerLoop, maxConnections, maxRequestLineBytes, maxHeaderBytes,
-                maxHeaderCount, bytes, maxPipelined, maxDrainBytes);
+        return toBuilder().maxBodyBytes(bytes).build();
+    }
+
+    /**
+     * Builder for {@link Limits}; starts from the defaults, which are defined here and nowhere else.
+     * Values are checked by {@link #build()}.
+     */
+    public static final class Builder {
+        private int concurrencyPerLoop = 1_024;
+        private int maxConnections = 10_000;
+        private int maxRequestLineBytes = 8 * 1024;
+        private int maxHeaderBytes = 16 * 1024;
+        private int maxHeaderCount = 100;
+        private long maxBodyBytes = 16L * 1024 * 1024;
+        private int maxPipelined = 16;
+        private long maxDrainBytes = 256 * 1024;
+        private int maxQueryPairs = 1_000;
+        private int maxLeadingEmptyLines = 8;
+        private int maxContentCodings = 2;
+        private int maxJsonNestingDepth = 500;
+        private int maxJsonNumberLength = 1_000;
+        private int maxJsonStringLength = 16 * 1024 * 1024;
+        private int acceptBacklog = 1_024;
+        private int writeBufferLowWaterMark = 32 * 1024;
+        private int writeBufferHighWaterMark = 64 * 1024;
+        private int decoderChunkBytes = 64 * 1024;
+
+        private Builder() {}
+
+        private Builder(Limits l) {
+            concurrencyPerLoop = l.concurrencyPerLoop;
+            maxConnections = l.maxConnections;
+            maxRequestLineBytes = l.maxRequestLineBytes;
+            maxHeaderBytes = l.maxHeaderBytes;
+            maxHeaderCount = l.maxHeaderCount;
+            maxBodyBytes = l.maxBodyBytes;
+            maxPipelined = l.maxPipelined;
+            maxDrainBytes = l.maxDrainBytes;
+            maxQueryPairs = l.maxQueryPairs;
+            maxLeadingEmptyLines = l.maxLeadingEmptyLines;
+            maxContentCodings = l.maxContentCodings;
+            maxJsonNestingDepth = l.maxJsonNestingDepth;
+            maxJsonNumberLength = l.maxJsonNumberLength;
+            maxJsonStringLength = l.maxJsonStringLength;
+            acceptBacklog = l.acceptBacklog;
+            writeBufferLowWaterMark = l.writeBufferLowWaterMark;
+            writeBufferHighWaterMark = l.writeBufferHighWaterMark;
+            decoderChunkBytes = l.decoderChunkBytes;
+        }
+
+        /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
+        public Builder concurrencyPerLoop(int v) { concurrencyPerLoop = v; return this; }
+        /** @param v see {@link Limits#maxConnections()} @return this */
+        public Builder maxConnections(int v) { maxConnections = v; return this; }
+        /** @param v see {@link Limits#maxRequestLineBytes()} @return this */
+        public Builder maxRequestLineBytes(int v) { maxRequestLineBytes = v; return this; }
+        /** @param v see {@link Limits#maxHeaderBytes()} @return this */
+        public Builder maxHeaderBytes(int v) { maxHeaderBytes = v; return this; }
+        /** @param v see {@link Limits#maxHeaderCount()} @return this */
+        public Builder maxHeaderCount(int v) { maxHeaderCount = v; return this; }
+        /** @param v see {@link Limits#maxBodyBytes()} @return this */
+        public Builder maxBodyBytes(long v) { maxBodyBytes = v; return this; }
+        /** @param v see {@link Limits#maxPipelined()} @return this */
+        public Builder maxPipelined(int v) { maxPipelined = v; return this; }
+        /** @param v see {@link Limits#maxDrainBytes()} @return this */
+        public Builder maxDrainBytes(long v) { maxDrainBytes = v; return this; }
+        /** @param v see {@link Limits#maxQueryPairs()} @return this */
+        public Builder maxQueryPairs(int v) { maxQueryPairs = v; return this; }
+        /** @param v see {@link Limits#maxLeadingEmptyLines()} @return this */
+        public Builder maxLeadingEmptyLines(int v) { maxLeadingEmptyLines = v; return this; }
+        /** @param v see {@link Limits#maxContentCodings()} @return this */
+        public Builder maxContentCodings(int v) { maxContentCodings = v; return this; }
+        /** @param v see {@link Limits#maxJsonNestingDepth()} @return this */
+        public Builder maxJsonNestingDepth(int v) { maxJsonNestingDepth = v; return this; }
+        /** @param v see {@link Limits#maxJsonNumberLength()} @return this */
+        public Builder maxJsonNumberLength(int v) { maxJsonNumberLength = v; return this; }
+        /** @param v see {@link Limits#maxJsonStringLength()} @return this */
+        public Builder maxJsonStringLength(int v) { maxJsonStringLength = v; return this; }
+        /** @param v see {@link Limits#acceptBacklog()} @return this */
+        public Builder acceptBacklog(int v) { acceptBacklog = v; return this; }
+        /** @param v see {@link Limits#writeBufferLowWaterMark()} @return this */
+        public Builder writeBufferLowWaterMark(int v) { writeBufferLowWaterMark = v; return this; }
+        /** @param v see {@link Limits#writeBufferHighWaterMark()} @return this */
+        public Builder writeBufferHighWaterMark(int v) { writeBufferHighWaterMark = v; return this; }
+        /** @param v see {@link Limits#decoderChunkBytes()} @return this */
+        public Builder decoderChunkBytes(int v) { decoderChunkBytes = v; return this; }
+
+        /** @return the limits; throws {@link IllegalArgumentException} naming a bad field */
+        public Limits build() {
+            return new Limits(concurrencyPerLoop, maxConnections, maxRequestLineBytes, maxHeaderBytes,
+                    maxHeaderCount, maxBodyBytes, maxPipelined, maxDrainBytes, maxQueryPairs,
+                    maxLeadingEmptyLines, maxContentCodings, maxJsonNestingDepth, maxJsonNumberLength,
+                    maxJsonStringLength, acceptBacklog, writeBufferLowWaterMark, writeBufferHighWaterMark,
+                    decoderChunkBytes);
+        }
     }
 }

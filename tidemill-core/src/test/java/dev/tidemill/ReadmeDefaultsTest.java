@@ -2,40 +2,225 @@ package dev.tidemill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The README's defaults table must say what {@link Limits#DEFAULTS} and {@link Timeouts#DEFAULTS} say. */
+/**
+ * The README's defaults table and docs/security.md's tables must say what {@link Limits#DEFAULTS},
+ * {@link Timeouts#DEFAULTS}, their ranges and the environment reader say: every field of both
+ * records has a row in each, each row's default is the record's, the README's range is the one the
+ * record checks, and each row names the field's environment variable (or {@code -} when it has none).
+ */
 class ReadmeDefaultsTest {
 
+    /** README row label -> the record component it documents. */
+    private static final Map<String, String> README_ROWS = rows(
+            "concurrency per worker loop (queued + in flight)", "concurrencyPerLoop",
+            "connections", "maxConnections",
+            "request line", "maxRequestLineBytes",
+            "header block", "maxHeaderBytes",
+            "header count", "maxHeaderCount",
+            "body", "maxBodyBytes",
+            "pipelined requests per connection", "maxPipelined",
+            "body drained after a refusal", "maxDrainBytes",
+            "query parameters (or form fields) per request", "maxQueryPairs",
+            "empty lines before a request line", "maxLeadingEmptyLines",
+            "stacked content codings on a request body", "maxContentCodings",
+            "JSON nesting depth", "maxJsonNestingDepth",
+            "JSON number length (digits)", "maxJsonNumberLength",
+            "JSON string length (characters)", "maxJsonStringLength",
+            "accept backlog (`SO_BACKLOG`; the kernel caps it at `net.core.somaxconn`)", "acceptBacklog",
+            "write buffer high-water mark (outbound bytes queued per connection)", "writeBufferHighWaterMark",
+            "write buffer low-water mark (at most the high one)", "writeBufferLowWaterMark",
+            "decoder chunk size", "decoderChunkBytes",
+            "request timeout (request read -> first response byte)", "request",
+            "header read timeout", "headerRead",
+            "idle keep-alive timeout", "idle",
+            "body stall timeout", "bodyStall",
+            "write stall timeout (response unsent, client reading none of it)", "writeStall",
+            "drain of a refused request's body", "drain",
+            "lingering close (reading and discarding after the last response and FIN)", "linger",
+            "shutdown grace", "shutdownGrace");
+
+    /** docs/security.md row label -> the record component it documents. */
+    private static final Map<String, String> SECURITY_ROWS = rows(
+            "concurrency per worker loop (queued + in flight)", "concurrencyPerLoop",
+            "open connections", "maxConnections",
+            "accept backlog (connections the kernel queues before they are accepted)", "acceptBacklog",
+            "request line", "maxRequestLineBytes",
+            "header block", "maxHeaderBytes",
+            "header fields", "maxHeaderCount",
+            "request body (after transfer and content decoding)", "maxBodyBytes",
+            "pipelined requests per connection", "maxPipelined",
+            "body drained after a refusal", "maxDrainBytes",
+            "query parameters or form fields", "maxQueryPairs",
+            "stacked content codings on a request body", "maxContentCodings",
+            "empty lines before a request line", "maxLeadingEmptyLines",
+            "JSON nesting depth", "maxJsonNestingDepth",
+            "JSON number length (digits)", "maxJsonNumberLength",
+            "JSON string length (characters)", "maxJsonStringLength",
+            "response bytes queued per connection (write buffer high-water mark)", "writeBufferHighWaterMark",
+            "queued bytes before reading resumes (write buffer low-water mark)", "writeBufferLowWaterMark",
+            "request body piece handed on by the decoder", "decoderChunkBytes",
+            "request (request read -> first response byte)", "request",
+            "header read (first byte of a head -> its end)", "headerRead",
+            "idle keep-alive", "idle",
+            "body stall (gap between two body reads)", "bodyStall",
+            "write stall (response pending, client taking none of it)", "writeStall",
+            "drain of a refused request's body", "drain",
+            "lingering close (after the last response and a FIN, reading and discarding until the client closes)", "linger",
+            "shutdown grace", "shutdownGrace");
+
+    private static final Pattern VARIABLE = Pattern.compile("TIDEMILL_[A-Z0-9_]+");
+
     @Test
-    void theDefaultsTableMatchesTheConfigRecords() throws Exception {
-        Path readme = Path.of("..", "README.md");
-        String text = Files.readString(readme);
-        Limits l = Limits.DEFAULTS;
-        Timeouts t = Timeouts.DEFAULTS;
-        Map<String, String> expected = new LinkedHashMap<>();
-        expected.put("concurrency per worker loop (queued + in flight)", Integer.toString(l.concurrencyPerLoop()));
-        expected.put("connections", Integer.toString(l.maxConnections()));
-        expected.put("request line", l.maxRequestLineBytes() + " bytes");
-        expected.put("header block", l.maxHeaderBytes() + " bytes");
-        expected.put("header count", Integer.toString(l.maxHeaderCount()));
-        expected.put("body", l.maxBodyBytes() + " bytes");
-        expected.put("pipelined requests per connection", Integer.toString(l.maxPipelined()));
-        expected.put("body drained after a refusal", l.maxDrainBytes() + " bytes");
-        expected.put("request timeout (request read -> first response byte)", t.request().toSeconds() + " s");
-        expected.put("header read timeout", t.headerRead().toSeconds() + " s");
-        expected.put("idle keep-alive timeout", t.idle().toSeconds() + " s");
-        expected.put("body stall timeout", t.bodyStall().toSeconds() + " s");
-        expected.put("write stall timeout (response unsent, client reading none of it)", t.writeStall().toSeconds() + " s");
-        expected.put("drain of a refused request's body", t.drain().toMillis() + " ms");
-        expected.put("lingering close (reading and discarding after the last response and FIN)", t.linger().toSeconds() + " s");
-        expected.put("shutdown grace", t.shutdownGrace().toSeconds() + " s");
-        for (Map.Entry<String, String> e : expected.entrySet()) {
-            assertThat(text).as("README row for %s", e.getKey()).contains("| " + e.getKey() + " | " + e.getValue() + " |");
+    void everyFieldOfLimitsAndTimeoutsHasARowInBothTables() {
+        Set<String> fields = new TreeSet<>(defaults().keySet());
+        assertThat(new TreeSet<>(README_ROWS.values())).as("README rows").isEqualTo(fields);
+        assertThat(new TreeSet<>(SECURITY_ROWS.values())).as("docs/security.md rows").isEqualTo(fields);
+        assertThat(new TreeSet<>(ranges().keySet())).as("a range per field").containsAll(fields);
+    }
+
+    @Test
+    void theReadmeTableMatchesTheRecordsTheirRangesAndTheEnvironmentReader() throws Exception {
+        String text = Files.readString(Path.of("..", "README.md"));
+        Map<String, Object> defaults = defaults();
+        Map<String, Range> ranges = ranges();
+        Map<String, String> variables = EnvironmentConfig.variableByField();
+        for (Map.Entry<String, String> row : README_ROWS.entrySet()) {
+            String field = row.getValue();
+            List<String> cells = row(text, row.getKey(), 5);
+            Range range = ranges.get(field);
+            assertThat(cells.get(1)).as("README default of %s", field).isEqualTo(plain(defaults.get(field), range));
+            assertThat(cells.get(2)).as("README range of %s", field).isEqualTo(range.span());
+            assertThat(cells.get(4)).as("README environment column of %s", field).isEqualTo(variableCell(variables.get(field)));
         }
+    }
+
+    @Test
+    void theSecurityTablesMatchTheRecordsAndTheEnvironmentReader() throws Exception {
+        String text = Files.readString(Path.of("..", "docs", "security.md"));
+        Map<String, Object> defaults = defaults();
+        Map<String, Range> ranges = ranges();
+        Map<String, String> variables = EnvironmentConfig.variableByField();
+        for (Map.Entry<String, String> row : SECURITY_ROWS.entrySet()) {
+            String field = row.getValue();
+            List<String> cells = row(text, row.getKey(), 4);
+            assertThat(cells.get(1)).as("docs/security.md default of %s", field)
+                    .isEqualTo(human(defaults.get(field), ranges.get(field)));
+            assertThat(cells.get(3)).as("docs/security.md setting column of %s", field)
+                    .isEqualTo(variableCell(variables.get(field)));
+        }
+    }
+
+    @Test
+    void everyVariableTheDocsNameExistsAndTheReadmeNamesEveryVariable() throws Exception {
+        Set<String> known = EnvironmentConfig.variables().keySet();
+        for (Path doc : List.of(Path.of("..", "README.md"), Path.of("..", "docs", "security.md"))) {
+            Matcher m = VARIABLE.matcher(Files.readString(doc));
+            Set<String> named = new LinkedHashSet<>();
+            while (m.find()) named.add(m.group());
+            named.remove("TIDEMILL_JAVA_OPTS"); // the launcher script's, not a setting
+            assertThat(known).as("variables named in %s", doc).containsAll(named);
+            if (doc.endsWith("README.md")) assertThat(named).as("variables the README names").containsAll(known);
+        }
+    }
+
+    /** Finds the one table row starting with {@code label} and returns its cells. */
+    private static List<String> row(String text, String label, int columns) {
+        List<List<String>> found = new ArrayList<>();
+        for (String line : text.lines().toList()) {
+            if (!line.startsWith("| " + label + " | ")) continue;
+            String inner = line.substring(2, line.length() - 2);
+            found.add(List.of(inner.split(" \\| ", -1)));
+        }
+        assertThat(found).as("rows labelled '%s'", label).hasSize(1);
+        assertThat(found.get(0)).as("cells of '%s'", label).hasSize(columns);
+        return found.get(0);
+    }
+
+    private static String variableCell(String variable) {
+        return variable == null ? "-" : "`" + variable + "`";
+    }
+
+    /** README style: {@code 8192 bytes}, {@code 1024}, {@code 30 s}, {@code 250 ms}. */
+    private static String plain(Object value, Range range) {
+        return switch (range.kind()) {
+            case COUNT -> value.toString();
+            case BYTES -> value + " bytes";
+            case DURATION -> seconds((Duration) value);
+        };
+    }
+
+    /** docs/security.md style: {@code 8 KiB}, {@code 1,024}, {@code 30 s}, {@code 250 ms}. */
+    private static String human(Object value, Range range) {
+        return switch (range.kind()) {
+            case COUNT -> String.format(Locale.ROOT, "%,d", ((Number) value).longValue());
+            case BYTES -> {
+                long n = ((Number) value).longValue();
+                if (n != 0 && n % (1 << 20) == 0) yield n / (1 << 20) + " MiB";
+                if (n != 0 && n % (1 << 10) == 0) yield n / (1 << 10) + " KiB";
+                yield String.format(Locale.ROOT, "%,d bytes", n);
+            }
+            case DURATION -> seconds((Duration) value);
+        };
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    /** Every component of both records, with its default. */
+    private static Map<String, Object> defaults() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Object record : List.of(Limits.DEFAULTS, Timeouts.DEFAULTS)) {
+            for (RecordComponent c : record.getClass().getRecordComponents()) {
+                try {
+                    assertThat(out.put(c.getName(), c.getAccessor().invoke(record))).as("%s unique", c.getName()).isNull();
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The range constants of both records, by the field they bound. */
+    private static Map<String, Range> ranges() {
+        Map<String, Range> out = new HashMap<>();
+        for (Class<?> type : List.of(Limits.class, Timeouts.class)) {
+            for (Field f : type.getDeclaredFields()) {
+                if (f.getType() != Range.class || !Modifier.isStatic(f.getModifiers())) continue;
+                try {
+                    Range r = (Range) f.get(null);
+                    out.put(r.field(), r);
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> rows(String... labelThenField) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < labelThenField.length; i += 2) out.put(labelThenField[i], labelThenField[i + 1]);
+        return out;
     }
 }
