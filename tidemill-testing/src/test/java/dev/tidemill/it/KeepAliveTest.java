@@ -3,7 +3,6 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
@@ -23,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Persistent connections: HTTP/1.1 keep-alive, {@code Connection: close}, HTTP/1.0 with and without keep-alive. */
 @Timeout(60)
 class KeepAliveTest {
-    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+    private static final Setup ONE = Setup.onDefaultTransport(ExecutionMode.LOOP);
 
     private final AtomicInteger calls = new AtomicInteger();
 
@@ -77,7 +76,7 @@ class KeepAliveTest {
     void noRequestIsProcessedAfterTheOneThatClosesTheConnection(String closing) {
         CountDownLatch laterRan = new CountDownLatch(1);
         AtomicInteger later = new AtomicInteger();
-        try (TestClient client = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL).start(app -> {
+        try (TestClient client = Setup.onDefaultTransport(ExecutionMode.VIRTUAL).start(app -> {
             app.get("/first", req -> {
                 laterRan.await(1, TimeUnit.SECONDS);
                 return "first";

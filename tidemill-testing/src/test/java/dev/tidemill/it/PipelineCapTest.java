@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -28,7 +27,7 @@ class PipelineCapTest {
     void noMoreThanTheCapIsInFlightPerConnection() {
         AtomicInteger started = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        Setup setup = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL);
+        Setup setup = Setup.onDefaultTransport(ExecutionMode.VIRTUAL);
         try (TestClient client = setup.start(b -> b.maxPipelined(4), app -> app.get("/n", req -> {
             started.incrementAndGet();
             release.await();

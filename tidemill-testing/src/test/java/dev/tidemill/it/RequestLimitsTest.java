@@ -6,7 +6,6 @@ import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.RouteGroup;
 import dev.tidemill.Tidemill;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class RequestLimitsTest {
-    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+    private static final Setup ONE = Setup.onDefaultTransport(ExecutionMode.LOOP);
 
     private final AtomicInteger handled = new AtomicInteger();
 

@@ -3,7 +3,6 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
@@ -70,7 +69,7 @@ class RequestTimeoutTest {
     void blockedVirtualThreadIsInterrupted() throws Exception {
         CountDownLatch forever = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
-        Setup setup = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL);
+        Setup setup = Setup.onDefaultTransport(ExecutionMode.VIRTUAL);
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
             app.get("/block", req -> {
                 try {
@@ -99,7 +98,7 @@ class RequestTimeoutTest {
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch spinning = new CountDownLatch(1);
         CountDownLatch returned = new CountDownLatch(1);
-        Setup setup = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+        Setup setup = Setup.onDefaultTransport(ExecutionMode.LOOP);
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
             app.get("/spin", req -> {
                 spinning.countDown();
