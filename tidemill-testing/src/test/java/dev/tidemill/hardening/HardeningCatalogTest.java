@@ -71,6 +71,27 @@ class HardeningCatalogTest {
         assertThat(Integer.parseInt(stated.group(2))).as("categories README.md states").isEqualTo(perCategory.size());
     }
 
+    /** docs/security.md's sentence about the last differential run: {@code ...: 118 cases agree, 81 disagree}. */
+    private static final Pattern SECURITY_DIFFERENTIAL = Pattern.compile("(\\d+) cases agree, (\\d+)\\s+disagree");
+
+    /**
+     * The judged nginx disagreements ({@link NginxDisagreements}, asserted by the nginx run of
+     * {@link DifferentialCheck}) name real cases of categories 1-4, and docs/security.md counts them.
+     */
+    @Test
+    void theJudgedNginxDisagreementsNameRealCasesAndDocsSecurityCountsThem() throws IOException {
+        Set<String> cases = new HashSet<>();
+        DifferentialCheck.cases().forEach(c -> cases.add(NginxDisagreements.key(c.category(), c.name())));
+        assertThat(cases).as("every judged disagreement is a case of categories 1-4")
+                .containsAll(NginxDisagreements.BY_CASE.keySet());
+        Matcher stated = SECURITY_DIFFERENTIAL.matcher(Files.readString(Path.of("..", "docs", "security.md")));
+        assertThat(stated.find()).as("docs/security.md states \"N cases agree, M disagree\"").isTrue();
+        assertThat(Integer.parseInt(stated.group(2))).as("disagreements docs/security.md states")
+                .isEqualTo(NginxDisagreements.BY_CASE.size());
+        assertThat(Integer.parseInt(stated.group(1))).as("agreements docs/security.md states")
+                .isEqualTo(cases.size() - NginxDisagreements.BY_CASE.size());
+    }
+
     private static boolean hasCasesTable(Class<?> type) {
         try {
             type.getDeclaredMethod("cases");
