@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Counts Netty buffers that were garbage-collected without being released, using Netty's own leak
  * detector switched to {@code PARANOID} (every buffer allocated while a watch is open is tracked,
- * instead of one in 128). The detector reports through a listener on the detector every allocator
+ * instead of a sample of them, see Netty's {@code io.netty.leakDetection.samplingInterval}). The detector reports through a listener on the detector every allocator
  * uses; a report means a buffer's memory was lost to its pool.
  *
  * <p>A watch first leaks one buffer on purpose and waits until the detector reports it, so a test

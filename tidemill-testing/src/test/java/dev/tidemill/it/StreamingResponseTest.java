@@ -156,7 +156,7 @@ class StreamingResponseTest {
     @MethodSource("dev.tidemill.it.Setup#modes")
     void clientThatDoesNotReadHoldsTheProducerBack(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
-        int chunks = 256; // 16 MiB: more than the kernel's socket buffers can take
+        int chunks = 256; // 16 MiB: more than the socket buffers take in for a client that reads nothing (this test proves it)
         AtomicInteger completedWrites = new AtomicInteger();
         AtomicReference<CompletableFuture<Void>> pendingWrite = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -186,7 +186,7 @@ class StreamingResponseTest {
     @MethodSource("dev.tidemill.it.Setup#modes")
     void aProducerWaitingOnTheClientResumesWhenItReads(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
-        int chunks = 256; // 16 MiB: more than the kernel's socket buffers can take
+        int chunks = 256; // 16 MiB, as in clientThatDoesNotReadHoldsTheProducerBack
         AtomicInteger completedWrites = new AtomicInteger();
         AtomicReference<CompletableFuture<Void>> pendingWrite = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
