@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * URL-encoded form bodies: any bytes parse into at most {@link QueryString#MAX_PAIRS} pairs or are
+ * URL-encoded form bodies: any bytes parse into at most {@code Limits.DEFAULTS.maxQueryPairs()} pairs or are
  * refused with one of the two documented exceptions.
  */
 class FormFuzzTest {
@@ -26,6 +26,6 @@ class FormFuzzTest {
     }
 
     private static void check(Map<String, List<String>> parsed) {
-        assertThat(parsed.values().stream().mapToInt(List::size).sum()).isLessThanOrEqualTo(QueryString.MAX_PAIRS);
+        assertThat(parsed.values().stream().mapToInt(List::size).sum()).isLessThanOrEqualTo(dev.tidemill.Limits.DEFAULTS.maxQueryPairs());
     }
 }

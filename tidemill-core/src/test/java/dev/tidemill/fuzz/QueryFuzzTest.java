@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Query strings: any input parses into at most {@link QueryString#MAX_PAIRS} pairs or is refused
+ * Query strings: any input parses into at most {@code Limits.DEFAULTS.maxQueryPairs()} pairs or is refused
  * with one of the two documented exceptions.
  */
 class QueryFuzzTest {
@@ -25,6 +25,6 @@ class QueryFuzzTest {
     }
 
     private static void check(Map<String, List<String>> parsed) {
-        assertThat(parsed.values().stream().mapToInt(List::size).sum()).isLessThanOrEqualTo(QueryString.MAX_PAIRS);
+        assertThat(parsed.values().stream().mapToInt(List::size).sum()).isLessThanOrEqualTo(dev.tidemill.Limits.DEFAULTS.maxQueryPairs());
     }
 }

@@ -1,5 +1,7 @@
 package dev.tidemill.hardening;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tidemill.testing.RawConnection;
@@ -11,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -20,9 +24,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Not part of the normal suite (tag {@code differential}; run by {@code bench/differential.sh}):
- * sends every case of categories 1-4 to Tidemill and to nginx on loopback and prints where they
- * disagree: status (or close) and whether the request smuggled behind the case was served. The
- * judgement of each disagreement is in docs/security.md.
+ * sends every case of categories 1-4 to Tidemill and to nginx on loopback, compares status (or
+ * close) and whether the request smuggled behind the case was served, and prints where they
+ * disagree. It fails when a case changes status: one that agreed with nginx no longer does, or a
+ * judged disagreement ({@link NginxDisagreements}, judgements in docs/security.md) now gets other
+ * answers. Skipped where nginx is not installed.
  */
 @Tag("differential")
 class DifferentialCheck {
@@ -77,34 +83,44 @@ class DifferentialCheck {
              TestClient ngx = TestClient.connectTo("127.0.0.1", port).timeout(Duration.ofSeconds(5))) {
             waitForPort(ngx);
             List<String> rows = new ArrayList<>();
+            List<String> regressions = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
             int same = 0;
             for (HostileCase c : cases().toList()) {
-                Outcome t = outcome(tidemill.client, c);
-                Outcome n = outcome(ngx, c);
+                String key = NginxDisagreements.key(c.category(), c.name());
+                seen.add(key);
+                String t = outcome(tidemill.client, c).toString();
+                String n = outcome(ngx, c).toString();
                 if (t.equals(n)) {
                     same++;
                 } else {
                     rows.add(String.format("| %s | %s | %s | %s |", c.category(), c.name().replace("|", "\\|"), t, n));
                 }
+                NginxDisagreements.Judged judged = NginxDisagreements.BY_CASE.get(key);
+                if (judged == null && !t.equals(n)) {
+                    regressions.add(key + ": agreed with nginx, now tidemill " + t + ", nginx " + n);
+                } else if (judged != null && !(judged.tidemill().equals(t) && judged.nginx().equals(n))) {
+                    regressions.add(key + ": judged as tidemill " + judged.tidemill() + ", nginx " + judged.nginx() + " ("
+                            + judged.reason() + ": " + judged.reason().why + "), now tidemill " + t + ", nginx " + n);
+                }
+            }
+            for (String key : NginxDisagreements.BY_CASE.keySet()) {
+                if (!seen.contains(key)) regressions.add(key + ": judged, but no such case any more");
             }
             System.out.println("differential: " + same + " cases agree, " + rows.size() + " disagree\n"
                     + "| category | case | tidemill | nginx |\n|---|---|---|---|\n" + String.join("\n", rows));
+            assertThat(regressions)
+                    .as("cases whose agreement with nginx, or judged disagreement (NginxDisagreements, docs/security.md), changed")
+                    .isEmpty();
         } finally {
             p.destroy();
             p.waitFor(5, TimeUnit.SECONDS);
         }
     }
 
-    private static void waitForPort(TestClient c) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
-            try {
-                c.get("/ok");
-                return;
-            } catch (RuntimeException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IllegalStateException("nginx did not start");
+    private static void waitForPort(TestClient c) {
+        await("nginx answers on its port").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions().until(() -> c.get("/ok").status() == 200);
     }
 
     private static Outcome outcome(TestClient client, HostileCase c) {

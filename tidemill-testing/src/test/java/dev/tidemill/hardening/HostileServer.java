@@ -1,7 +1,6 @@
 package dev.tidemill.hardening;
 
 import dev.tidemill.Response;
-import dev.tidemill.Transport;
 import dev.tidemill.it.Setup;
 import dev.tidemill.testing.TestClient;
 import java.time.Duration;
@@ -65,7 +64,7 @@ final class HostileServer implements AutoCloseable {
 
     /** A server on the default transport in the default mode. */
     static HostileServer start() {
-        return new HostileServer(new Setup(Transport.EPOLL, dev.tidemill.ExecutionMode.LOOP));
+        return new HostileServer(Setup.onDefaultTransport(dev.tidemill.ExecutionMode.LOOP));
     }
 
     void reset() {

@@ -9,6 +9,7 @@ import dev.tidemill.testing.TestClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -73,11 +74,16 @@ class PipelineFloodTest {
         }
     }
 
-    private static long heapAfterGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
+    /**
+     * @return heap in use right after a collection that is known to have run: one that cleared a
+     *     weak reference to an object dropped just before (System.gc() is only a request)
+     */
+    private static long heapAfterGc() {
+        WeakReference<Object> dropped = new WeakReference<>(new Object());
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
             System.gc();
-            Thread.sleep(100);
-        }
+            return dropped.get() == null;
+        });
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 }

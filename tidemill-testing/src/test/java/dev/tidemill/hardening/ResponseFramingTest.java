@@ -5,10 +5,11 @@ import static dev.tidemill.hardening.Cases.post;
 import static dev.tidemill.hardening.Cases.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
+import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -72,11 +73,10 @@ class ResponseFramingTest extends CaseTable {
 
     @Test
     void expectContinueGetsOneInterimThenTheAnswer() {
-        try (RawConnection raw = server().client.raw()) {
-            raw.write("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
-            assertThat(raw.awaitClosed(Duration.ofMillis(300))).isFalse();
-            raw.write("hello");
-            TestResponse r = raw.readResponse();
+        // The client sends the head, and the body only once the 100 has arrived (positive signal);
+        // had the server sent none, the client would send the body after a second and see no interim.
+        try (Connection c = server().client.connect()) {
+            TestResponse r = c.send(TestRequest.of("POST", "/echo").header("Expect", "100-continue").body("text/plain", "hello"));
             assertThat(r.interim()).containsExactly(100);
             assertThat(r.text()).isEqualTo("hello");
         }

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Category 6, slow clients: slowloris (a head trickled byte by byte), a connection that sends
  * nothing, a stalled body, a client that never reads its response, an idle keep-alive connection.
- * Each is cut off by its timeout (2 s on this server) while a normal client keeps being served.
+ * Each is cut off by its timeout (2 s on this server) while a normal client keeps being served; a
+ * head that never completes gets no response (the header-read timeout closes silently), a stalled
+ * body gets 408.
  * Nothing here asserts a duration: the waits are upper bounds for the cut-off to have happened.
  */
 @Timeout(120)
@@ -53,8 +54,9 @@ class SlowClientsTest extends OnHostileServer {
             for (int i = 0; i < 20; i++) assertThat(server().client.get("/ok").status()).as("normal client, request %d", i).isEqualTo(200);
             for (RawConnection raw : slow) {
                 assertThat(raw.awaitClosed(CUT_OFF)).as("slowloris connection cut").isTrue();
-                Optional<TestResponse> r = raw.readResponseOrClose();
-                r.ifPresent(x -> assertThat(x.status()).isEqualTo(408));
+                // the header-read timeout closes without answering (there is no request to answer);
+                // bytes that arrived before the close were kept by awaitClosed and would show here
+                assertThat(raw.readResponseOrClose()).as("what the server sent before closing").isEmpty();
             }
         } finally {
             stop.set(true);
@@ -62,12 +64,14 @@ class SlowClientsTest extends OnHostileServer {
             slow.forEach(RawConnection::close);
         }
         assertThat(server().echoed).hasValue(0);
+        assertThat(server().client.get("/ok").status()).as("the next client, after the cut").isEqualTo(200);
     }
 
     @Test
     void aConnectionThatSendsNothingIsClosed() {
         try (RawConnection raw = server().client.raw()) {
             assertThat(raw.awaitClosed(CUT_OFF)).isTrue();
+            assertThat(raw.readResponseOrClose()).as("closed without a response").isEmpty();
         }
         assertThat(server().client.get("/ok").status()).isEqualTo(200);
     }

@@ -3,7 +3,6 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
 import java.time.ZonedDateTime;
@@ -14,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 /** The {@code Server} header is configurable (empty omits it); {@code Date} is an IMF-fixdate. */
 @Timeout(30)
 class CommonHeadersTest {
-    private static final Setup SETUP = new Setup(Transport.EPOLL, ExecutionMode.IO);
+    private static final Setup SETUP = Setup.onDefaultTransport(ExecutionMode.IO);
 
     @Test
     void serverHeaderIsConfigurable() {

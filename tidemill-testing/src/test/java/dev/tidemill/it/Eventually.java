@@ -7,9 +7,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * "Eventually" checks for the integration suite, in the spirit of Awaitility (which this module
- * does not depend on): poll a condition every few milliseconds up to a generous bound. The bounds
- * are limits for a hung server, never measurements: no test asserts how long something took.
+ * "Eventually" checks for the integration suite, in the spirit of Awaitility: poll a condition
+ * every few milliseconds up to a generous bound. The bounds are limits for a hung server, never
+ * measurements: no test asserts how long something took. There is deliberately no "stays true for
+ * a while" check: a test that something does not happen waits for the event that proves it (a
+ * follow-up request answered in order, a slot released, a connection cut by its timeout).
  */
 final class Eventually {
     /** The default bound: generous, so a loaded CI machine never fails a correct server. */
@@ -46,18 +48,6 @@ final class Eventually {
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + ": expected " + expected + " but was " + last[0], e);
         }
-    }
-
-    /**
-     * Checks that {@code condition} keeps holding for the whole {@code window} (Awaitility's
-     * {@code during}): for "something does not happen", which has no event to wait for.
-     */
-    static void holdsFor(Duration window, String what, BooleanSupplier condition) {
-        long end = System.nanoTime() + window.toNanos();
-        do {
-            if (!condition.getAsBoolean()) throw new AssertionError("stopped being true: " + what);
-            LockSupport.parkNanos(POLL_NANOS);
-        } while (System.nanoTime() - end < 0);
     }
 
     /** @return every concurrency slot held (requests admitted, any mode), from the server's diagnostics */

@@ -7,7 +7,6 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
 import dev.tidemill.Server;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
@@ -121,7 +120,7 @@ class GracefulShutdownTest {
     @Test
     void streamStillOpenWhenTheGraceRunsOutIsCut() throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
-        try (TestClient client = new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL).start(app ->
+        try (TestClient client = Setup.onDefaultTransport(ExecutionMode.VIRTUAL).start(app ->
                 app.get("/stream", req -> Response.stream("text/plain", out -> {
                     out.write("endless ");
                     stream.set(out); // never closed
@@ -188,7 +187,7 @@ class GracefulShutdownTest {
     void stopNowCutsTheGraceShort() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
-        try (TestClient client = start(new Setup(Transport.EPOLL, ExecutionMode.VIRTUAL), started, release);
+        try (TestClient client = start(Setup.onDefaultTransport(ExecutionMode.VIRTUAL), started, release);
                 RawConnection inFlight = client.raw()) {
             Server server = client.server();
             inFlight.write(HOLD);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 class HeadRequestTest {
     record Item(int id, String name) {}
 
-    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+    private static final Setup ONE = Setup.onDefaultTransport(ExecutionMode.LOOP);
     private final AtomicInteger streamProduced = new AtomicInteger();
     private TestClient client;
 

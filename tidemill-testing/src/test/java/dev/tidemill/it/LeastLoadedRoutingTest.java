@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Assignment;
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -35,7 +34,7 @@ class LeastLoadedRoutingTest {
     private volatile String stuckThread;
 
     private TestClient start(Assignment assignment) {
-        Setup setup = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+        Setup setup = Setup.onDefaultTransport(ExecutionMode.LOOP);
         return setup.start(b -> b.workerLoops(2).assignment(assignment), app -> {
             app.get("/block", req -> {
                 stuckThread = Thread.currentThread().getName();

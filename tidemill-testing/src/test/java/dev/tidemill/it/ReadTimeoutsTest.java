@@ -3,7 +3,6 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ReadTimeoutsTest {
-    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+    private static final Setup ONE = Setup.onDefaultTransport(ExecutionMode.LOOP);
     private static final Duration SHORT = Duration.ofMillis(300);
     private static final Duration LONG = Duration.ofSeconds(60);
     private static final Duration EVENTUALLY = Duration.ofSeconds(10);

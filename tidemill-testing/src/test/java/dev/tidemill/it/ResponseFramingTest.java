@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
-import dev.tidemill.Transport;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -25,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(60)
 class ResponseFramingTest {
-    private static final Setup ONE = new Setup(Transport.EPOLL, ExecutionMode.LOOP);
+    private static final Setup ONE = Setup.onDefaultTransport(ExecutionMode.LOOP);
     private static final String NEXT = "GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 
     private TestClient client;

@@ -56,7 +56,7 @@ public final class ImbalanceSuite {
     /**
      * The options of this suite.
      *
-     * @param quick about 2 minutes instead of about 7
+     * @param quick shorter windows ({@code time ./tidemill bench imbalance [--quick]} says how long each takes here)
      * @param rate requests per second of the trivial load
      * @param connections its connections (64 by default: with 8, requests stuck 50 ms behind a hold starve the
      *     connections and the client, not the server, becomes the queue; {@code queuedSends} shows it)

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * The command line of {@code ./tidemill bench}.
  *
- * @param quick shorter everything (about 3 minutes)
+ * @param quick shorter everything: one round, short windows
  * @param strict refuse to measure when a preflight check fails
  * @param targets target names (empty: all found)
  * @param scenarios the scenarios to measure
@@ -37,9 +37,9 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
         boolean strict = false;
         List<String> targets = List.of();
         List<ScenarioRun> scenarios = quick ? QUICK_SCENARIOS : ScenarioRun.all();
-        // Quick: one round, short windows. A target costs about 17 s then (settle, JVM start, warm-up,
-        // four windows), so all 13 targets take about 3.7 minutes and a fresh clone's five (the
-        // peers are built only with -Ppeers) about 1.5; two rounds measured 10.5 minutes for 13.
+        // Quick: one round, short windows (per target: settle, JVM start, warm-up, four windows).
+        // How long that takes here: time ./tidemill bench --quick (a fresh clone has five targets;
+        // the peers are built only with -Ppeers).
         int rounds = quick ? 1 : 3;
         int duration = quick ? 2 : 10;
         int warmup = quick ? 4 : 60;

@@ -62,7 +62,7 @@ public final class OverloadSuite {
     /**
      * Options.
      *
-     * @param quick short windows (about 2 minutes in all)
+     * @param quick short windows ({@code time ./tidemill bench overload --quick} says how long here)
      * @param windowSeconds open-loop window per offered load
      * @param warmupSeconds wrk warm-up per configuration before capacity is measured
      * @param outDir where results go

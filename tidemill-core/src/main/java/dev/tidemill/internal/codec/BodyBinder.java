@@ -39,9 +39,15 @@ public final class BodyBinder {
     private final JacksonCodec forms = new JacksonCodec(true);
     private final Validator validator = FACTORY.getValidator();
 
-    /** @param json the app's codec, for JSON bodies */
-    public BodyBinder(JsonCodec json) {
+    private final int maxFormFields;
+
+    /**
+     * @param json the app's codec, for JSON bodies
+     * @param maxFormFields the most fields a form body may hold ({@link dev.tidemill.Limits#maxQueryPairs()})
+     */
+    public BodyBinder(JsonCodec json, int maxFormFields) {
         this.json = json;
+        this.maxFormFields = maxFormFields;
     }
 
     /**
@@ -76,11 +82,11 @@ public final class BodyBinder {
     private <T> T bindForm(byte[] body, Charset cs, Class<T> type) {
         Map<String, List<String>> fields;
         try {
-            fields = QueryString.parseForm(body, cs);
+            fields = QueryString.parseForm(body, cs, maxFormFields);
         } catch (MalformedEncodingException e) {
             throw new ProblemException(Problem.of(400, "Malformed form", e.getMessage()));
         } catch (TooManyParametersException e) {
-            throw new ProblemException(Problem.of(413, "Content Too Large", "too many form fields (limit " + QueryString.MAX_PAIRS + ")"));
+            throw new ProblemException(Problem.of(413, "Content Too Large", "too many form fields (limit " + maxFormFields + ", maxQueryPairs)"));
         }
         Map<String, Object> shaped = new LinkedHashMap<>();
         fields.forEach((k, v) -> shaped.put(k, v.size() == 1 ? v.get(0) : v));

@@ -15,17 +15,15 @@ import java.util.zip.InflaterInputStream;
 /**
  * Request bodies sent with {@code Content-Encoding} (RFC 9110 8.4): {@code gzip} (and its alias
  * {@code x-gzip}), {@code deflate} (the zlib format), {@code br} and {@code zstd}, at most
- * {@link #MAX_CODINGS} stacked. Decoding is bounded by the route's body limit: the decoded bytes
+ * {@link dev.tidemill.Limits#maxContentCodings()} stacked. Decoding is bounded by the route's body limit: the decoded bytes
  * count against {@code maxBodyBytes} as they come out, so a bomb (a few KiB that inflate to
  * gigabytes) stops at the limit plus one byte with a 413, having allocated no more than that.
  * Any other coding is refused with 415 before the body is read ({@link #check}).
  *
  * <p>Decoding runs where the handler runs, on first access to the body, not on the I/O thread:
- * inflating 16 MiB costs tens of milliseconds that must not stall other connections.
+ * inflating a large body must not stall the other connections of an event loop.
  */
 public final class ContentDecoding {
-    /** Stacked codings accepted, e.g. {@code gzip, br}; more is refused with 415. */
-    public static final int MAX_CODINGS = 2;
     /** What {@code Accept-Encoding} lists on a 415. */
     public static final String SUPPORTED = "gzip, deflate, br, zstd";
 
@@ -33,10 +31,12 @@ public final class ContentDecoding {
 
     /**
      * @param header the request's {@code Content-Encoding} value, or null
+     * @param maxCodings stacked codings accepted, e.g. 2 for {@code gzip, br}
+     *     ({@link dev.tidemill.Limits#maxContentCodings()}); more is refused with 415
      * @return the codings in the order they were applied, identity left out; empty for none
      * @throws ProblemException 415 naming an unsupported coding, or too many stacked
      */
-    public static List<String> check(String header) {
+    public static List<String> check(String header, int maxCodings) {
         if (header == null) return List.of();
         List<String> codings = new ArrayList<>(2);
         for (String part : header.split(",")) {
@@ -47,8 +47,8 @@ public final class ContentDecoding {
             }
             codings.add(c);
         }
-        if (codings.size() > MAX_CODINGS) {
-            throw unsupported("more than " + MAX_CODINGS + " stacked content codings");
+        if (codings.size() > maxCodings) {
+            throw unsupported("more than " + maxCodings + " stacked content codings (maxContentCodings)");
         }
         return List.copyOf(codings);
     }

@@ -32,13 +32,13 @@ public final class ExchangeContext {
         this.config = app.config();
         Router<Endpoint> router = new Router<>();
         for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config));
-        this.gate = new RouteGate(router);
+        this.gate = new RouteGate(router, config.limits());
         this.replies = new Replies(app.json(), alloc);
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),
                 Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()));
-        this.binder = new BodyBinder(app.json());
+        this.binder = new BodyBinder(app.json(), config.limits().maxQueryPairs());
     }
 
     /** @return the configuration */

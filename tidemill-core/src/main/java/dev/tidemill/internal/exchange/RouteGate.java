@@ -1,5 +1,6 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.Limits;
 import dev.tidemill.Problem;
 import dev.tidemill.ProblemException;
 import dev.tidemill.internal.codec.ContentDecoding;
@@ -32,9 +33,11 @@ public final class RouteGate {
             Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     private final Router<Endpoint> router;
+    private final Limits limits;
 
-    RouteGate(Router<Endpoint> router) {
+    RouteGate(Router<Endpoint> router, Limits limits) {
         this.router = router;
+        this.limits = limits;
     }
 
     /**
@@ -101,7 +104,7 @@ public final class RouteGate {
      */
     public Verdict bind(Exchange ex, HttpHeaders headers) {
         try {
-            ex.codings = ContentDecoding.check(headers.get(HttpHeaderNames.CONTENT_ENCODING));
+            ex.codings = ContentDecoding.check(headers.get(HttpHeaderNames.CONTENT_ENCODING), limits.maxContentCodings());
         } catch (ProblemException e) {
             // RFC 9110 15.5.16: say which codings would be accepted
             return new Verdict(e.problem(), false, "Accept-Encoding", ContentDecoding.SUPPORTED);
@@ -109,11 +112,11 @@ public final class RouteGate {
         String uri = ex.uri();
         int q = uri.indexOf('?');
         try {
-            ex.query = q < 0 ? NO_QUERY : QueryString.parse(uri.substring(q + 1));
+            ex.query = q < 0 ? NO_QUERY : QueryString.parse(uri.substring(q + 1), limits.maxQueryPairs());
         } catch (MalformedEncodingException e) {
             return Verdict.of(400, "Bad Request", "invalid percent-encoding in the query string");
         } catch (TooManyParametersException e) {
-            return Verdict.of(400, "Bad Request", "more than " + QueryString.MAX_PAIRS + " query parameters");
+            return Verdict.of(400, "Bad Request", "more than " + limits.maxQueryPairs() + " query parameters (maxQueryPairs)");
         }
         ParamCoercer.Result coerced;
         try {

@@ -8,7 +8,7 @@ import io.netty.buffer.ByteBuf;
  * lenient parser behind a strict proxy (or the other way round) is how requests get smuggled: it
  * skips any number of control bytes before a request, splits the request line on runs of
  * whitespace, unfolds obs-fold, and leaves field-value bytes to header validation. Here a head is
- * refused with 400 (and the connection closed) for: more than {@link #MAX_EMPTY_LINES} empty lines
+ * refused with 400 (and the connection closed) for: more than {@code maxLeadingEmptyLines} empty lines
  * before the request line; a bare CR or a bare LF anywhere; a request line that is not exactly
  * {@code method SP target SP HTTP/d.d} with a token method, a target of visible ASCII without
  * {@code # \ " < >}; a header line that starts with whitespace (obs-fold), has no colon, an empty
@@ -18,11 +18,21 @@ import io.netty.buffer.ByteBuf;
  * <p>The check is incremental: the decoder feeds it the bytes of a head as they arrive, it
  * remembers where it stopped, and a head trickled in one byte at a time is still scanned once. It
  * only reads; the decoder parses the same bytes once the head is complete. Cost: one pass over
- * the head's bytes (a few hundred for a typical request).
+ * the head's bytes.
  */
 final class HeadValidator {
-    /** Empty lines (CRLF) tolerated before a request line (RFC 9112 2.2 asks for at least one). */
-    static final int MAX_EMPTY_LINES = 8;
+    /** Empty lines (CRLF) tolerated before a request line ({@link dev.tidemill.Limits#maxLeadingEmptyLines()}). */
+    private final int maxEmptyLines;
+
+    /** @param maxEmptyLines empty lines tolerated before a request line (RFC 9112 2.2 asks for at least one) */
+    HeadValidator(int maxEmptyLines) {
+        this.maxEmptyLines = maxEmptyLines;
+    }
+
+    /** With the default {@link dev.tidemill.Limits#maxLeadingEmptyLines()}. */
+    HeadValidator() {
+        this(dev.tidemill.Limits.DEFAULTS.maxLeadingEmptyLines());
+    }
 
     /** The head is malformed: answer {@code status} with {@code detail}, then close. */
     static final class MalformedHeadException extends IllegalArgumentException {
@@ -130,7 +140,7 @@ final class HeadValidator {
                 case REQUEST_LINE_LF -> {
                     if (b != '\n') throw bad("a bare CR in the request line");
                     if (tokenLength == -1) { // an empty line before the request line
-                        if (++emptyLines > MAX_EMPTY_LINES) throw bad("more than " + MAX_EMPTY_LINES + " empty lines before the request line");
+                        if (++emptyLines > maxEmptyLines) throw bad("more than " + maxEmptyLines + " empty lines before the request line (maxLeadingEmptyLines)");
                         state = State.EMPTY_LINES;
                     } else {
                         state = State.LINE_START;

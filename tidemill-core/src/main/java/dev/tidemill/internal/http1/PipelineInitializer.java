@@ -24,6 +24,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final HttpDecoderConfig decoderConfig;
     private final ResponseEncoder encoder;
     private final int headBound;
+    private final int maxLeadingEmptyLines;
     /** One batcher per event loop: the replies of all its connections share one drain task. */
     private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
 
@@ -38,13 +39,14 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         this.decoderConfig = new HttpDecoderConfig()
                 .setMaxInitialLineLength(limits.maxRequestLineBytes())
                 .setMaxHeaderSize(limits.maxHeaderBytes())
-                .setMaxChunkSize(64 * 1024)
+                .setMaxChunkSize(limits.decoderChunkBytes())
                 .setValidateHeaders(false) // HeadValidator checked every byte already: see RequestHeaders
                 .setAllowDuplicateContentLengths(false)
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
         this.encoder = new ResponseEncoder(server.config().serverHeader());
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
+        this.maxLeadingEmptyLines = limits.maxLeadingEmptyLines();
         this.headBound = limits.maxRequestLineBytes() + limits.maxHeaderBytes() + 2 * (limits.maxHeaderCount() + 2) + 64;
     }
 
@@ -65,7 +67,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         connections.add(ch);
         ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
         ch.pipeline()
-                .addLast("decoder", new RequestDecoder(decoderConfig, headBound))
+                .addLast("decoder", new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines))
                 .addLast("connection", new Http1Connection(server, encoder, batcher));
     }
 }

@@ -48,7 +48,7 @@ final class RequestDecoder extends HttpRequestDecoder {
     private boolean headStarted;
     /** {@link #PARTIAL_HEAD} was fired for the current head. */
     private boolean partialReported;
-    private final HeadValidator validator = new HeadValidator();
+    private final HeadValidator validator;
     /** Bytes of head beyond which the validator stops waiting and lets Netty's limits answer. */
     private final int headBound;
     /** Between a message's head and its last content: body bytes, not a head. */
@@ -62,10 +62,12 @@ final class RequestDecoder extends HttpRequestDecoder {
      * @param config Netty's decoder settings
      * @param headBound request-line limit + header-block limit + line ends: a longer head is
      *     certainly refused by Netty's own limits, so the validator stops buffering it
+     * @param maxLeadingEmptyLines empty lines tolerated before a request line
      */
-    RequestDecoder(HttpDecoderConfig config, int headBound) {
+    RequestDecoder(HttpDecoderConfig config, int headBound, int maxLeadingEmptyLines) {
         super(config);
         this.headBound = headBound;
+        this.validator = new HeadValidator(maxLeadingEmptyLines);
     }
 
     @Override

@@ -16,24 +16,29 @@ import java.util.Map;
  * in first-seen order.
  */
 public final class QueryString {
-    /**
-     * The most pairs one query string or form body may hold. A denial-of-service guard: every pair
-     * costs a map entry and a list, so an attacker could otherwise make one small request allocate a
-     * lot; past this limit parsing stops with {@link TooManyParametersException}.
-     */
-    public static final int MAX_PAIRS = 1000;
-
     private QueryString() {}
 
     /**
      * @param rawQuery the query string without {@code ?}, still percent-encoded; may be null or empty
      * @return the parameters, decoded as UTF-8
      * @throws MalformedEncodingException {@code invalid percent-encoding in query}
-     * @throws TooManyParametersException beyond {@link #MAX_PAIRS} pairs
+     * @throws TooManyParametersException beyond {@link dev.tidemill.Limits#maxQueryPairs()} pairs (the default)
      */
     public static Map<String, List<String>> parse(String rawQuery) {
+        return parse(rawQuery, dev.tidemill.Limits.DEFAULTS.maxQueryPairs());
+    }
+
+    /**
+     * @param rawQuery the query string without {@code ?}, still percent-encoded; may be null or empty
+     * @param maxPairs the most pairs accepted ({@link dev.tidemill.Limits#maxQueryPairs()}): every
+     *     pair costs a map entry and a list, so past it parsing stops before it costs more
+     * @return the parameters, decoded as UTF-8
+     * @throws MalformedEncodingException {@code invalid percent-encoding in query}
+     * @throws TooManyParametersException beyond {@code maxPairs} pairs
+     */
+    public static Map<String, List<String>> parse(String rawQuery, int maxPairs) {
         if (rawQuery == null || rawQuery.isEmpty()) return Map.of();
-        return parse(rawQuery, false, StandardCharsets.UTF_8, "query");
+        return parse(rawQuery, false, StandardCharsets.UTF_8, "query", maxPairs);
     }
 
     /**
@@ -43,16 +48,28 @@ public final class QueryString {
      *     recognised as ASCII bytes
      * @return the fields
      * @throws MalformedEncodingException {@code invalid percent-encoding in form body}
-     * @throws TooManyParametersException beyond {@link #MAX_PAIRS} pairs
+     * @throws TooManyParametersException beyond {@link dev.tidemill.Limits#maxQueryPairs()} pairs (the default)
      */
     public static Map<String, List<String>> parseForm(byte[] body, Charset cs) {
+        return parseForm(body, cs, dev.tidemill.Limits.DEFAULTS.maxQueryPairs());
+    }
+
+    /**
+     * Like {@link #parseForm(byte[], Charset)}, with the pair limit given.
+     *
+     * @param body a form body; may be null or empty
+     * @param cs the charset of the percent-decoded bytes
+     * @param maxPairs the most fields accepted
+     * @return the fields
+     */
+    public static Map<String, List<String>> parseForm(byte[] body, Charset cs, int maxPairs) {
         if (body == null || body.length == 0) return Map.of();
         // ISO-8859-1 maps each byte to one char, so the parser sees the bytes unchanged and only the
         // decoded bytes of each key or value go through cs.
-        return parse(new String(body, StandardCharsets.ISO_8859_1), true, cs, "form body");
+        return parse(new String(body, StandardCharsets.ISO_8859_1), true, cs, "form body", maxPairs);
     }
 
-    private static Map<String, List<String>> parse(String s, boolean charsAreBytes, Charset cs, String where) {
+    private static Map<String, List<String>> parse(String s, boolean charsAreBytes, Charset cs, String where, int maxPairs) {
         Map<String, List<String>> map = new LinkedHashMap<>();
         int n = s.length();
         int pairs = 0;
@@ -61,8 +78,8 @@ public final class QueryString {
             if (amp < 0) amp = n;
             if (amp > i) {
                 // Counted before decoding, so an oversized input stops before it costs anything more.
-                if (++pairs > MAX_PAIRS) {
-                    throw new TooManyParametersException("more than " + MAX_PAIRS + " parameters in " + where);
+                if (++pairs > maxPairs) {
+                    throw new TooManyParametersException("more than " + maxPairs + " parameters in " + where);
                 }
                 int eq = s.indexOf('=', i, amp);
                 String key = PathDecoder.decode(s, i, eq < 0 ? amp : eq, true, charsAreBytes, cs, where);

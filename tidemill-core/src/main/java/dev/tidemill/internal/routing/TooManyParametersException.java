@@ -1,6 +1,6 @@
 package dev.tidemill.internal.routing;
 
-/** Thrown when a query string or form body holds more than {@link QueryString#MAX_PAIRS} pairs. */
+/** Thrown when a query string or form body holds more than {@link dev.tidemill.Limits#maxQueryPairs()} pairs. */
 public final class TooManyParametersException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

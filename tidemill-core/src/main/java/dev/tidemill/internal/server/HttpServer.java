@@ -82,12 +82,13 @@ public final class HttpServer implements Server {
             Channel channel = new ServerBootstrap()
                     .group(group)
                     .channel(choice.serverChannel())
-                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_BACKLOG, config.limits().acceptBacklog())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .handler(limiter)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true) // a client's FIN still gets its answers
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                            config.limits().writeBufferLowWaterMark(), config.limits().writeBufferHighWaterMark()))
                     .childHandler(http1)
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()

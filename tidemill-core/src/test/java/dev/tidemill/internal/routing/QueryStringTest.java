@@ -58,18 +58,18 @@ class QueryStringTest {
 
     @Test
     void thousandPairsAreFineOneMoreIsRefused() {
-        assertThat(QueryString.parse(pairs(QueryString.MAX_PAIRS)).get("k")).hasSize(1000);
-        assertThatThrownBy(() -> QueryString.parse(pairs(QueryString.MAX_PAIRS + 1)))
+        assertThat(QueryString.parse(pairs(dev.tidemill.Limits.DEFAULTS.maxQueryPairs())).get("k")).hasSize(1000);
+        assertThatThrownBy(() -> QueryString.parse(pairs(dev.tidemill.Limits.DEFAULTS.maxQueryPairs() + 1)))
                 .isInstanceOf(TooManyParametersException.class)
                 .hasMessageContaining("1000");
-        byte[] form = pairs(QueryString.MAX_PAIRS + 1).getBytes(StandardCharsets.US_ASCII);
+        byte[] form = pairs(dev.tidemill.Limits.DEFAULTS.maxQueryPairs() + 1).getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> QueryString.parseForm(form, StandardCharsets.UTF_8))
                 .isInstanceOf(TooManyParametersException.class);
     }
 
     @Test
     void emptyPairsDoNotCountTowardsTheCap() {
-        String q = pairs(QueryString.MAX_PAIRS) + "&&&&";
+        String q = pairs(dev.tidemill.Limits.DEFAULTS.maxQueryPairs()) + "&&&&";
         assertThat(QueryString.parse(q).get("k")).hasSize(1000);
     }
 
