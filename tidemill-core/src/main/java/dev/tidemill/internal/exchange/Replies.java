@@ -27,6 +27,9 @@ final class Replies {
     private static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
     private static final AsciiString PROBLEM_JSON = AsciiString.cached(ProblemJson.CONTENT_TYPE);
 
+    /** Texts up to this many chars are encoded to a heap array (at most 3 bytes per char: 3 KiB). */
+    private static final int SHORT_TEXT = 1024;
+
     private final JsonCodec json;
     private final ByteBufAllocator alloc;
 
@@ -117,6 +120,10 @@ final class Replies {
 
     private ByteBuf utf8(String s) {
         if (s.isEmpty()) return Unpooled.EMPTY_BUFFER;
+        // A short text is copied into the response head's buffer by the transport right away
+        // (HTTP/1.1 inlines bodies up to 4 KiB), so a heap array is enough; a pooled buffer would
+        // cost a pool allocation and a release for bytes that live a few microseconds.
+        if (s.length() <= SHORT_TEXT) return Unpooled.wrappedBuffer(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         ByteBuf buf = alloc.buffer(ByteBufUtil.utf8MaxBytes(s));
         ByteBufUtil.writeUtf8(buf, s);
         return buf;

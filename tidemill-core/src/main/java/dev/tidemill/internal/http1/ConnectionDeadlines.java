@@ -46,6 +46,8 @@ final class ConnectionDeadlines {
     private long timerAt = NONE;
     private boolean firing;
     private boolean cancelled;
+    /** While a read is being handled: the time it started, so a read reads the clock once. */
+    private long readStart = NONE;
 
     ConnectionDeadlines(EventExecutor executor, Expiry owner) {
         this.executor = executor;
@@ -53,9 +55,23 @@ final class ConnectionDeadlines {
         java.util.Arrays.fill(at, NONE);
     }
 
-    /** @return the current time, in the same nanos deadlines are set in */
+    /** @return the current time, in the same nanos deadlines are set in (during a read: when it began) */
     long now() {
-        return executor.ticker().nanoTime();
+        long t = readStart;
+        return t != NONE ? t : executor.ticker().nanoTime();
+    }
+
+    /**
+     * A read begins: until {@link #readEnded()}, {@link #now()} is this instant. Deadlines set while
+     * handling a read are then relative to its start, off by at most the read's own duration, and
+     * the read costs one clock read however many requests it holds.
+     */
+    void readBegan() {
+        readStart = executor.ticker().nanoTime();
+    }
+
+    void readEnded() {
+        readStart = NONE;
     }
 
     /** @param deadline when {@code kind} passes, from {@link #now()}; replaces an earlier setting */
@@ -99,7 +115,7 @@ final class ConnectionDeadlines {
         timer = null;
         timerAt = NONE;
         if (cancelled) return;
-        long now = now();
+        long now = executor.ticker().nanoTime();
         firing = true;
         try {
             for (Kind k : KINDS) {

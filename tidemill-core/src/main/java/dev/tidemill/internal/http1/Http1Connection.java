@@ -156,7 +156,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        writer.reading(true);
+        if (!writer.reading(true)) deadlines.readBegan(); // the first message of this read
         if (reading == CLOSED) {
             ReferenceCountUtil.release(msg);
             return;
@@ -175,6 +175,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         writer.reading(false);
+        deadlines.readEnded();
         ctx.fireChannelReadComplete();
     }
 

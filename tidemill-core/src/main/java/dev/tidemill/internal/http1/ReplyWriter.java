@@ -173,13 +173,19 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
 
     // ------------------------------------------------------------------ event loop
 
-    /** A read began or ended: while reading, flushes wait for the end of the read. */
-    void reading(boolean inRead) {
+    /**
+     * A read began or ended: while reading, flushes wait for the end of the read.
+     *
+     * @return whether a read was already in progress
+     */
+    boolean reading(boolean inRead) {
+        boolean was = this.inRead;
         this.inRead = inRead;
         if (!inRead && needsFlush) {
             needsFlush = false;
             ctx.flush();
         }
+        return was;
     }
 
     /** Writes what is ready and resumes reading parked requests (after a discard, or writability). */

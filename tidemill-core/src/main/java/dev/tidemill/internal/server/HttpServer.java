@@ -3,6 +3,7 @@ package dev.tidemill.internal.server;
 import dev.tidemill.Config;
 import dev.tidemill.Server;
 import dev.tidemill.Transport;
+import dev.tidemill.internal.exchange.DateHeader;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.http1.PipelineInitializer;
@@ -41,6 +42,7 @@ public final class HttpServer implements Server {
     private final ExchangeContext context;
     private final ChannelGroup connections;
     private final PipelineInitializer http1;
+    private final AutoCloseable dateRefresh;
     private final Channel serverChannel;
     private final Transport transport;
     private final List<String> report;
@@ -50,12 +52,14 @@ public final class HttpServer implements Server {
     private boolean stopping;
 
     private HttpServer(Config config, EventLoopGroup group, ExchangeContext context, ChannelGroup connections,
-            PipelineInitializer http1, Channel serverChannel, Transport transport, List<String> report) {
+            PipelineInitializer http1, AutoCloseable dateRefresh, Channel serverChannel, Transport transport,
+            List<String> report) {
         this.config = config;
         this.group = group;
         this.context = context;
         this.connections = connections;
         this.http1 = http1;
+        this.dateRefresh = dateRefresh;
         this.serverChannel = serverChannel;
         this.transport = transport;
         this.report = report;
@@ -101,7 +105,8 @@ public final class HttpServer implements Server {
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
-            HttpServer server = new HttpServer(config, group, context, connections, http1, channel, choice.transport(),
+            HttpServer server = new HttpServer(config, group, context, connections, http1,
+                    DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
                     List.copyOf(report));
             report.forEach(line -> LOG.info("{}", line));
             LOG.info("listening on http://{}:{}", config.host(), server.port());
@@ -182,6 +187,11 @@ public final class HttpServer implements Server {
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         context.close();
+        try {
+            dateRefresh.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         terminated.complete(null);
     }
