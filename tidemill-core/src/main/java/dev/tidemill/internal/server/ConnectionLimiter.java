@@ -73,8 +73,4 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
             }
         });
     }
-
-    int open() {
-        return open.get();
-    }
 }
