@@ -177,8 +177,8 @@ class ConnectionDeadlinesTest {
         deadlines.set(Kind.REQUEST, t0 + 100 * MS);
         then = (kind, now) -> {
             if (kind == Kind.REQUEST && now == t0 + 100 * MS) {
-                deadlines.set(Kind.REQUEST, now + 40 * MS); // the next request's timeout
                 deadlines.set(Kind.IDLE, now + 70 * MS);
+                deadlines.set(Kind.REQUEST, now + 40 * MS); // the next request's timeout, earlier still
             }
         };
         advance(100);
