@@ -129,6 +129,26 @@ class WriteStallWatchTest {
         assertThat(watch.check(ch)).isEqualTo(Verdict.READING);
     }
 
+    /**
+     * A socket transport that writes part of a buffer reports it with
+     * {@code ChannelOutboundBuffer.removeBytes}, which Netty counts as the entry's progress but
+     * does not take off {@code totalPendingWriteBytes()} until the whole entry is out. So a client
+     * that reads a large response buffer (a body over {@link ResponseEncoder#INLINE_BODY} is one
+     * entry) slowly, but not all of it within one period, looks as if it took nothing. The test
+     * makes the same call a transport makes after a partial write.
+     */
+    @Test
+    @Disabled("WriteStallWatch reads totalPendingWriteBytes(), which a partial write of one entry does not lower: "
+            + "a client reading a large buffer slowly is judged STALLED; see the report of the parts-tests branch")
+    void readingWhenPartOfOneLargeBufferWasTaken() {
+        respond(100_000);
+        watch.start(ch);
+        ch.unsafe().outboundBuffer().addFlush();
+        ch.unsafe().outboundBuffer().removeBytes(40_000); // the kernel took 40,000 of the 100,000 bytes
+        assertThat(ch.isWritable()).isFalse();
+        assertThat(watch.check(ch)).isEqualTo(Verdict.READING);
+    }
+
     /** Writes a response of {@code bytes} the way the connection does: counted, handed to Netty, not flushed. */
     private void respond(int bytes) {
         ByteBuf buf = Unpooled.buffer(bytes).writeZero(bytes);
