@@ -16,13 +16,14 @@ public final class RequestTarget {
         int start = 0;
         if (!uri.startsWith("/")) {
             int scheme = uri.indexOf("://");
-            if (scheme <= 0 || !(uri.regionMatches(true, 0, "http", 0, scheme)
-                    || uri.regionMatches(true, 0, "https", 0, scheme))) {
-                return null;
-            }
-            int slash = uri.indexOf('/', scheme + 3);
-            if (slash < 0) return "/";
-            start = slash;
+            boolean http = scheme == 4 && uri.regionMatches(true, 0, "http", 0, 4)
+                    || scheme == 5 && uri.regionMatches(true, 0, "https", 0, 5);
+            if (!http) return null;
+            // the authority ends at the first '/', '?' or '#' (RFC 3986 3.2)
+            int i = scheme + 3;
+            while (i < uri.length() && uri.charAt(i) != '/' && uri.charAt(i) != '?' && uri.charAt(i) != '#') i++;
+            if (i == uri.length() || uri.charAt(i) != '/') return "/";
+            start = i;
         }
         int end = uri.length();
         for (int i = start; i < uri.length(); i++) {

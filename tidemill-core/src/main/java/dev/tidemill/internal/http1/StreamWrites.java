@@ -96,7 +96,11 @@ final class StreamWrites {
      */
     boolean endCurrent() {
         boolean close = aborted || http10;
-        if (!close) ctx.write(ResponseEncoder.lastChunk(), ctx.voidPromise());
+        if (!close) {
+            ByteBuf last = ResponseEncoder.lastChunk();
+            watch.enqueued(last.readableBytes());
+            ctx.write(last, ctx.voidPromise());
+        }
         current = null;
         return close;
     }
@@ -126,9 +130,11 @@ final class StreamWrites {
     }
 
     private void write(ByteBuf data, CompletableFuture<Void> written) {
-        watch.enqueued(data.readableBytes());
         ResponseEncoder.chunk(ctx.alloc(), data, http10, out);
-        for (int i = 0; i < out.size(); i++) ctx.write(out.get(i), ctx.voidPromise());
+        for (int i = 0; i < out.size(); i++) {
+            watch.enqueued(out.get(i).readableBytes());
+            ctx.write(out.get(i), ctx.voidPromise());
+        }
         out.clear();
         if (ctx.channel().isWritable()) written.complete(null);
         else waiters.add(written);

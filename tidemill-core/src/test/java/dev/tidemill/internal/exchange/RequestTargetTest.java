@@ -37,6 +37,9 @@ class RequestTargetTest {
         // absolute-form without a path: the path is /
         "http://h               | /",
         "https://h:443          | /",
+        // the authority ends at '?' or '#' too (found by these tests: the path was taken from the query)
+        "http://h?q/y           | /",
+        "http://h#f/y           | /",
     })
     void rawPath(String target, String path) {
         assertThat(RequestTarget.rawPath(target)).isEqualTo(path);
@@ -58,6 +61,10 @@ class RequestTargetTest {
         "ftp://h/a", // other schemes
         "ws://h/a",
         "httpx://h/a",
+        "h://x/a", // prefixes of http were taken for it (found by these tests)
+        "ht://x/a",
+        "htt://x/a",
+        "http:/x/a",
         "httpss://h/a",
         "://h/a", // no scheme
         "http:/a", // no authority

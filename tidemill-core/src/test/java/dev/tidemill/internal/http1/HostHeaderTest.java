@@ -19,6 +19,7 @@ class HostHeaderTest {
         "127.0.0.1", "192.0.2.255:8080",
         // IP literals
         "[::1]", "[::1]:8080", "[2001:db8::1]", "[2001:DB8:0:0:8:800:200C:417A]", "[::ffff:192.0.2.1]:443",
+        "[::]", "[1::]", "[1:2:3:4:5:6:7::]", "[v1.fe80::a+en1]",
         // ports of 0 to 5 digits (port = *DIGIT; the value's range is not syntax)
         "h:", "h:0", "h:80", "h:443", "h:8080", "h:65535", "h:99999", "[::1]:",
         // the empty host, alone or with a port
@@ -45,6 +46,9 @@ class HostHeaderTest {
         "exämple.com", "例え.jp", "exa\u0000mple", "exa\u007fmple",
         // broken IP literals
         "[::1", "::1]", "[::1]x", "[::1]:80x", "[g::1]", "[::1]]", "[::1]:[80]", "[::1%eth0]",
+        // found by these tests: empty and malformed IP literals, bad percent-encoding
+        "[]", "[:::]", "[1.2.3.4]", "[1:2:3:4:5:6:7:8:9]", "[1:2:3]", "[12345::1]", "[::1::2]", "[1:]", "[:1]",
+        "ex%zzample", "%", "ex%4", "ex%4g.com",
     })
     void invalid(String host) {
         assertThat(HostHeader.valid(host)).as("'%s'", host).isFalse();

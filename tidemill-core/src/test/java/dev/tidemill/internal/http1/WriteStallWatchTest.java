@@ -9,7 +9,6 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,8 +116,6 @@ class WriteStallWatchTest {
      * 5-byte writes were queued meanwhile: drained = (5 + 96) + 10 - 2 * (5 + 96) = -91.
      */
     @Test
-    @Disabled("WriteStallWatch mixes Netty's pending size (bytes + entry overhead) with enqueued() (bytes only): "
-            + "a client that is reading is judged STALLED; see the report of the parts-tests branch")
     void readingWhenSomeBytesDrainedWhileSeveralWritesWereQueued() {
         respond(5);
         watch.start(ch);
@@ -138,8 +135,6 @@ class WriteStallWatchTest {
      * makes the same call a transport makes after a partial write.
      */
     @Test
-    @Disabled("WriteStallWatch reads totalPendingWriteBytes(), which a partial write of one entry does not lower: "
-            + "a client reading a large buffer slowly is judged STALLED; see the report of the parts-tests branch")
     void readingWhenPartOfOneLargeBufferWasTaken() {
         respond(100_000);
         watch.start(ch);
