@@ -94,7 +94,8 @@ public final class HttpServer implements Server {
                     .channel();
             int cpus = Runtime.getRuntime().availableProcessors();
             List<String> report = new ArrayList<>();
-            report.add("transport " + choice.transport() + " (" + choice.reason() + "); " + TransportSelector.availability());
+            report.add("transport " + choice.transport() + " (" + choice.reason() + "); "
+                    + TransportSelector.availability(choice.transport()));
             report.add("cpus: Runtime.availableProcessors() = " + cpus + " (honours cgroup quota and affinity); worker loops "
                     + context.workerLoops() + (config.workerLoops() > 0 ? " (configured)" : " (one per CPU)")
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
