@@ -106,7 +106,7 @@ public final class Tidemill implements Routes {
             if (started) throw new IllegalStateException("this app was already started");
             started = true;
         }
-        JsonCodec codec = json != null ? json : new JacksonCodec();
+        JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
     }
 

@@ -38,6 +38,7 @@ class TransportSelectionTest {
             assertThat(report).as("startup report").isNotEmpty();
             String all = String.join("\n", report);
             assertThat(all).contains("transport " + transport).contains("requested");
+            if (transport == Transport.IO_URING) assertThat(all).contains("io_uring available");
             assertThat(all).as("worker-loop decision").contains("worker loops 2 (configured)");
             assertThat(client.server().workerLoops()).isEqualTo(2);
         }
@@ -56,6 +57,7 @@ class TransportSelectionTest {
                 assertThat(client.server().transport()).isEqualTo(Transport.NIO);
                 assertThat(all).contains("transport NIO").contains("native epoll unavailable");
             }
+            assertThat(all).as("io_uring is probed only when asked for").contains("io_uring not probed");
             int cpus = Runtime.getRuntime().availableProcessors();
             assertThat(client.server().workerLoops()).isEqualTo(cpus);
             assertThat(all).as("worker-loop decision").contains("worker loops " + cpus + " (one per CPU)");

@@ -43,7 +43,7 @@ public final class BenchMain {
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
                         + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"
-                        + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b] [--out DIR]\nscenarios: "
+                        + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b,a-aot] [--out DIR]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
             } else {
                 Path json = run(Options.parse(list), System.out);

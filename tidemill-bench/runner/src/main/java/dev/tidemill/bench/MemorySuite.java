@@ -29,8 +29,10 @@ import java.util.regex.Pattern;
  * memory (NMT) when idle, and again with 10,000 idle keep-alive connections (so RSS and live heap per
  * connection) (opened by the runner in batches of
  * 500, each answered once); for Tidemill in LOOP mode, RSS and live heap at 1, 2, 4 and 8 worker
- * loops, and their slope per extra loop. Every target runs with the same JVM flags as in the
- * throughput suite plus {@value #NMT_FLAG} (here only: it costs a little memory and start-up, and
+ * loops, and their slope per extra loop. A target named {@code <target>-aot} (by default
+ * {@code tidemill-loop-aot}) is the same target started with a JDK AOT cache written by a training
+ * run just before, so start-up with and without the cache is measured in the same run. Every target
+ * runs with the same JVM flags as in the throughput suite plus {@value #NMT_FLAG} (here only: it costs a little memory and start-up, and
  * every JVM target pays it alike). Writes {@code <UTC>-memory.json} and {@code .md}.
  *
  * <p>RSS is {@code VmRSS} from {@code /proc/<pid>/status}. Live heap is the young + old "used"
@@ -53,6 +55,18 @@ public final class MemorySuite {
     static final String NMT_FLAG = "-XX:NativeMemoryTracking=summary";
     /** NMT categories shown per target in the Markdown (all are in the JSON). */
     static final int TOP_CATEGORIES = 6;
+    /**
+     * Suffix of a target started with a JDK AOT cache ({@code -XX:AOTCache}, JEP 483/514) written
+     * by a training run of the same target just before: {@code tidemill-io-aot}. Any JVM target
+     * can be named so; without {@code --targets}, {@value #AOT_BY_DEFAULT} is followed by its own.
+     */
+    static final String AOT = "-aot";
+    /** The target measured with an AOT cache too when no {@code --targets} are given: the default mode. */
+    static final String AOT_BY_DEFAULT = "tidemill-loop";
+    /** Rounds of {@link Verifier#check} (every endpoint once) in a training run. */
+    static final int TRAINING_ROUNDS = 3;
+    /** How long a training run may take to exit: the JVM writes the cache (in a second JVM) as it exits. */
+    static final long TRAINING_EXIT_SECONDS = 180;
 
     /**
      * Options.
@@ -85,7 +99,7 @@ public final class MemorySuite {
                     case "--out" -> out = Path.of(value(args, ++i, a));
                     case "--root" -> root = Path.of(value(args, ++i, a));
                     default -> throw new IllegalArgumentException("unknown option " + a
-                            + " (memory takes --quick --starts N --connections N --targets a,b --out DIR)");
+                            + " (memory takes --quick --starts N --connections N --targets a,b[-aot] --out DIR)");
                 }
             }
             if (starts < 1 || connections < 0) throw new IllegalArgumentException("starts must be >= 1, connections >= 0");
@@ -161,7 +175,16 @@ public final class MemorySuite {
                          List<Check> preflight, Map<String, Object> configuration, List<Map<String, Object>> targets,
                          List<TargetRow> rows, List<LoopRow> loops, double rssPerLoopKb, double heapPerLoopKb) {}
 
+    /**
+     * A target started with an AOT cache.
+     *
+     * @param training the same target writing the cache ({@code -XX:AOTCacheOutput})
+     * @param cache the cache file
+     */
+    record Aot(Target training, Path cache) {}
+
     private final Settings settings;
+    private final Map<String, Aot> aot = new LinkedHashMap<>();
     private final PrintStream out;
     private final CpuSets cpus = CpuSets.derive();
     private final Path work;
@@ -189,7 +212,7 @@ public final class MemorySuite {
         String started = Instant.now().toString();
         BenchMain.keepOffServerCpus(cpus, out);
         TargetCatalog catalog = new TargetCatalog(settings.repoRoot(), System.getProperty("java.class.path"));
-        List<Target> targets = catalog.select(settings.targets()).stream().filter(Target::jvm).toList();
+        List<Target> targets = choose(catalog, settings.targets());
         out.printf("memory: %d JVM targets, %d start(s) each, %d idle connections in batches of %d, server CPUs %s%n",
                 targets.size(), settings.starts(), settings.connections(), BATCH, cpus.serverList());
         List<Check> preflight = Preflight.run(cpus, settings.connections());
@@ -228,6 +251,9 @@ public final class MemorySuite {
         conf.put("nmt", "jcmd <pid> VM.native_memory summary: total committed and committed per category");
         conf.put("rss", "VmRSS of /proc/<pid>/status");
         conf.put("heap", "young + old used of jcmd GC.heap_info right after jcmd GC.run");
+        conf.put("aot", "targets named *" + AOT + ": the same target with -XX:AOTCache=<file>, the file written by a "
+                + "training run just before (-XX:AOTCacheOutput=<file>, " + TRAINING_ROUNDS + " rounds of every endpoint, "
+                + "then SIGTERM; the JVM writes the cache as it exits); not counted in the first-answer time");
         conf.put("firstResponse", "from just before the process is spawned (taskset, then the JVM) to the first 200 '"
                 + Scenario.PLAINTEXT_BODY + "' on a fresh connection");
         Result result = new Result(settings.quick() ? "memory-quick" : "memory", settings.quick(), started,
@@ -239,12 +265,81 @@ public final class MemorySuite {
         return json;
     }
 
+    /**
+     * @param catalog the targets found
+     * @param names the names asked for; empty for every JVM target, {@value #AOT_BY_DEFAULT}
+     *     followed by its {@link #AOT} variant
+     * @return the JVM targets to measure, the baseline included
+     */
+    List<Target> choose(TargetCatalog catalog, List<String> names) {
+        List<Target> chosen = new ArrayList<>();
+        if (names.isEmpty()) {
+            for (Target t : catalog.all()) {
+                if (!t.jvm()) continue;
+                chosen.add(t);
+                if (t.name().equals(AOT_BY_DEFAULT)) chosen.add(withAot(t));
+            }
+            return chosen;
+        }
+        for (String n : names) {
+            boolean cached = n.endsWith(AOT);
+            Target t = catalog.select(List.of(cached ? n.substring(0, n.length() - AOT.length()) : n)).get(0);
+            if (t.jvm()) chosen.add(cached ? withAot(t) : t);
+        }
+        if (chosen.stream().noneMatch(t -> t.name().equals(TargetCatalog.BASELINE))) {
+            chosen.add(catalog.select(List.of(TargetCatalog.BASELINE)).get(0));
+        }
+        return chosen;
+    }
+
+    /** @return {@code t} as {@code <name>-aot}, started with the cache its training run writes */
+    Target withAot(Target t) {
+        Path cache = work.resolve(t.name() + ".aot");
+        Target cached = withFlag(t, "-XX:AOTCache=" + cache);
+        cached = new Target(t.name() + AOT, t.kind(), true, t.plaintextOnly(), cached.launch());
+        aot.put(cached.name(), new Aot(withFlag(t, "-XX:AOTCacheOutput=" + cache), cache));
+        return cached;
+    }
+
+    /**
+     * The training run of an {@link #AOT} target: start it writing the cache, ask every endpoint
+     * {@value #TRAINING_ROUNDS} times, stop it with SIGTERM and wait for the cache.
+     *
+     * @return what went wrong, or empty when the cache was written
+     */
+    private Optional<String> train(Target t, Aot a) {
+        long t0 = System.nanoTime();
+        try (RunningTarget running = RunningTarget.start(withNmt(a.training()), cpus, work.resolve(t.name() + "-training"))) {
+            firstAnswer(running.port(), t0 + TimeUnit.SECONDS.toNanos(60));
+            List<String> wrong = List.of();
+            for (int i = 0; i < TRAINING_ROUNDS; i++) wrong = Verifier.check(running.port(), t.plaintextOnly());
+            if (!wrong.isEmpty()) return Optional.of("training run answered wrong: " + wrong.get(0));
+            boolean exited = running.stop(TRAINING_EXIT_SECONDS);
+            if (!exited || !Files.isRegularFile(a.cache())) {
+                return Optional.of("training run wrote no AOT cache" + (exited ? "" : " (killed after "
+                        + TRAINING_EXIT_SECONDS + " s)") + ": " + running.logTail().replace('\n', ' '));
+            }
+            out.printf(Locale.ROOT, "  AOT cache: %,d KiB, written by a training run of %.1f s%n",
+                    Files.size(a.cache()) / 1024, (System.nanoTime() - t0) / 1e9);
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("training failed: " + e.getMessage());
+        }
+    }
+
     private TargetRow measure(Target t, List<Map<String, Object>> records) {
         List<Double> firsts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         long rssIdle = -1, heapIdle = -1, rssConns = -1, heapConns = -1;
         Nmt nmtIdle = null, nmtConns = null;
         int answered = 0, failed = 0, closed = 0;
+        Aot cached = aot.get(t.name());
+        Optional<String> untrained = cached == null ? Optional.empty() : train(t, cached);
+        if (untrained.isPresent()) {
+            out.println("  " + untrained.get());
+            return new TargetRow(t.name(), firsts, Double.NaN, -1, -1, settings.connections(), 0, 0, 0, -1, -1, Double.NaN,
+                    Double.NaN, null, null, List.of(untrained.get()));
+        }
         for (int i = 1; i <= settings.starts(); i++) {
             Preflight.serverBusyPercent(cpus, 300);
             long t0 = System.nanoTime();
@@ -276,6 +371,10 @@ public final class MemorySuite {
                     }
                 }
                 rec.put("startup", running.startupLines());
+                if (cached != null) {
+                    running.startupLines().stream().filter(MemorySuite::aotRefused).findFirst()
+                            .ifPresent(line -> notes.add("AOT cache not used: " + line));
+                }
                 out.printf(Locale.ROOT, "  idle: RSS %,d KiB, live heap %,d KiB, NMT committed %s KiB (%s outside the heap); "
                         + "%,d connections answered (%d failed, %d closed by the server): RSS %,d KiB, live heap %,d KiB, "
                         + "NMT committed %s KiB%n", rssIdle, heapIdle, nmtIdle == null ? "-" : nmtIdle.committedKb(),
@@ -362,13 +461,25 @@ public final class MemorySuite {
 
     /** @return the target started with {@link #NMT_FLAG} right after the {@code java} executable */
     static Target withNmt(Target t) {
+        return withFlag(t, NMT_FLAG);
+    }
+
+    /** @return a JVM target started with {@code flag} right after the {@code java} executable; others unchanged */
+    static Target withFlag(Target t, String flag) {
         if (!t.jvm()) return t;
         return new Target(t.name(), t.kind(), true, t.plaintextOnly(), (port, threads, dir) -> {
             Target.Command c = t.launch().at(port, threads, dir);
             List<String> argv = new ArrayList<>(c.argv());
-            argv.add(1, NMT_FLAG);
+            argv.add(1, flag);
             return new Target.Command(List.copyOf(argv), c.env());
         });
+    }
+
+    /** @return whether a line of a JVM's output says it could not use its AOT cache */
+    static boolean aotRefused(String line) {
+        String l = line.toLowerCase(Locale.ROOT);
+        return (l.contains("aot") || l.contains("cds") || l.contains("shared archive"))
+                && (l.contains("warning") || l.contains("error") || l.contains("mismatch") || l.contains("disabled"));
     }
 
     /** @return the NMT summary of a JVM started with {@link #NMT_FLAG}, or empty when jcmd could not tell */
@@ -455,6 +566,14 @@ public final class MemorySuite {
                     mib(t.heapConnectionsKb()), nmt(t.nmtConnections()), kib(t.rssPerConnectionKb()),
                     kib(t.heapPerConnectionKb()), String.join("; ", t.notes())));
         }
+        r.rows().stream().filter(t -> t.target().equals(TargetCatalog.BASELINE)).findFirst()
+                .filter(base -> !Double.isNaN(base.medianFirstResponseMs())).ifPresent(base -> {
+                    b.append("\nFirst answer / the baseline's (median): ");
+                    b.append(String.join(", ", r.rows().stream().filter(t -> !Double.isNaN(t.medianFirstResponseMs()))
+                            .filter(t -> t != base).map(t -> String.format(Locale.ROOT, "%s %.2fx", t.target(),
+                                    t.medianFirstResponseMs() / base.medianFirstResponseMs())).toList()));
+                    b.append(".\n");
+                });
         if (r.rows().stream().anyMatch(t -> t.nmtIdle() != null)) {
             b.append("\nNative memory idle (NMT), committed MiB, largest categories (all in the JSON):\n\n"
                     + "| target | total | largest categories |\n|---|---:|---|\n");

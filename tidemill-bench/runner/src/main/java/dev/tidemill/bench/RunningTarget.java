@@ -137,16 +137,26 @@ public final class RunningTarget implements AutoCloseable {
     /** Stops the target: SIGTERM, then SIGKILL after 10 s. */
     @Override
     public void close() {
+        stop(10);
+    }
+
+    /**
+     * Stops the target: SIGTERM, then SIGKILL if it has not exited after {@code graceSeconds}.
+     *
+     * @param graceSeconds how long it may take to exit (a JVM writing an AOT cache needs more than 10 s)
+     * @return whether it exited on SIGTERM
+     */
+    public boolean stop(long graceSeconds) {
         LIVE.remove(process);
         process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
+            if (process.waitFor(graceSeconds, TimeUnit.SECONDS)) return true;
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 }

@@ -69,6 +69,32 @@ class MemorySuiteTest {
     }
 
     @Test
+    void anAotTargetIsItsBaseWithTheCacheItsTrainingRunWrites() {
+        MemorySuite suite = new MemorySuite(MemorySuite.Settings.parse(List.of()), System.out);
+        TargetCatalog catalog = new TargetCatalog(java.nio.file.Path.of("no-peers-here"), "cp");
+        List<Target> chosen = suite.choose(catalog, List.of("tidemill-io", "tidemill-io-aot"));
+        assertThat(chosen).extracting(Target::name).containsExactly("tidemill-io", "tidemill-io-aot", TargetCatalog.BASELINE);
+        List<String> plain = chosen.get(0).launch().at(1, 1, java.nio.file.Path.of(".")).argv();
+        List<String> cached = chosen.get(1).launch().at(1, 1, java.nio.file.Path.of(".")).argv();
+        assertThat(cached.get(1)).startsWith("-XX:AOTCache=").endsWith("tidemill-io.aot");
+        assertThat(cached.subList(2, cached.size())).isEqualTo(plain.subList(1, plain.size()));
+        assertThat(chosen.get(1).kind()).isEqualTo("tidemill");
+
+        List<Target> all = suite.choose(catalog, List.of());
+        List<String> names = all.stream().map(Target::name).toList();
+        assertThat(names).containsSubsequence(MemorySuite.AOT_BY_DEFAULT, MemorySuite.AOT_BY_DEFAULT + MemorySuite.AOT)
+                .doesNotContain("tidemill-io-aot", "nginx");
+    }
+
+    @Test
+    void aJvmThatCouldNotUseItsCacheIsNoticed() {
+        assertThat(MemorySuite.aotRefused("[0.006s][error][aot] Unable to map shared spaces")).isTrue();
+        assertThat(MemorySuite.aotRefused("[0.011s][warning][aot] The AOT cache was created by a different version")).isTrue();
+        assertThat(MemorySuite.aotRefused("[main] INFO dev.tidemill.internal.server.HttpServer - listening on http://127.0.0.1:1"))
+                .isFalse();
+    }
+
+    @Test
     void statusFieldsAreReadByName() {
         String status = "Name:\tjava\nThreads:\t27\nVmPeak:\t 99 kB\nVmRSS:\t  123456 kB\n";
         assertThat(MemorySuite.field(status, "VmRSS")).contains(123456L);

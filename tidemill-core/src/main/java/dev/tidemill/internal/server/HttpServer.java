@@ -8,11 +8,13 @@ import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.http1.PipelineInitializer;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -36,6 +38,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpServer implements Server {
     private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
+
+    /**
+     * The one buffer allocator: set on the listening socket and every connection (reads, the
+     * decoder's cumulation) and handed to the exchanges (replies), so one set of arenas serves all.
+     * Netty 4.2's default, the adaptive allocator (unless {@code -Dio.netty.allocator.type} says
+     * otherwise), shared with any other Netty user in the process. Before, replies came from
+     * {@code PooledByteBufAllocator.DEFAULT} while the channels used this one: two sets of arenas.
+     * Measured with {@code ./tidemill bench memory --quick --targets tidemill-io,baseline} (one
+     * start, 2,000 idle connections, server on CPU 0 of this 2-CPU VM, 2026-12-01), both set as the
+     * only allocator: pooled 100.6 MiB RSS idle (NMT outside the heap 71.0 MiB), 6.9 KiB RSS and
+     * 2.9 KiB live heap per idle connection; adaptive 95.9 MiB (67.2 MiB), 7.0 and 2.9 KiB.
+     */
+    static final ByteBufAllocator ALLOCATOR = ByteBufAllocator.DEFAULT;
 
     private final Config config;
     private final EventLoopGroup group;
@@ -77,29 +92,40 @@ public final class HttpServer implements Server {
         int ioThreads = config.effectiveIoThreads();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
                 new DefaultThreadFactory("tidemill-io", false), choice.ioHandlerFactory());
+        Channel channel = null;
         ExchangeContext context = null;
         try {
-            context = new ExchangeContext(app, PooledByteBufAllocator.DEFAULT);
+            // Bind first, build the rest after: the socket listens (clients' connects complete in the
+            // kernel's backlog) while routes, worker loops and the rest are built, and accepting starts
+            // once the pipeline exists (auto-read off on the listening socket until then).
             ChannelGroup connections = new DefaultChannelGroup("tidemill-connections", GlobalEventExecutor.INSTANCE);
-            PipelineInitializer http1 = new PipelineInitializer(context, connections);
             ConnectionLimiter limiter = new ConnectionLimiter(config.limits().maxConnections());
-            Channel channel = new ServerBootstrap()
+            Deferred pipeline = new Deferred();
+            channel = new ServerBootstrap()
                     .group(group)
                     .channel(choice.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, config.limits().acceptBacklog())
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.AUTO_READ, false)
+                    .option(ChannelOption.ALLOCATOR, ALLOCATOR)
                     .handler(limiter)
+                    .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true) // a client's FIN still gets its answers
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                             config.limits().writeBufferLowWaterMark(), config.limits().writeBufferHighWaterMark()))
-                    .childHandler(http1)
+                    .childHandler(pipeline)
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
+            context = new ExchangeContext(app, ALLOCATOR);
+            PipelineInitializer http1 = new PipelineInitializer(context, connections);
+            pipeline.http1 = http1;
+            channel.config().setAutoRead(true); // after the volatile write: no child is accepted before it
             int cpus = Runtime.getRuntime().availableProcessors();
             List<String> report = new ArrayList<>();
-            report.add("transport " + choice.transport() + " (" + choice.reason() + "); " + TransportSelector.availability());
+            report.add("transport " + choice.transport() + " (" + choice.reason() + "); "
+                    + TransportSelector.availability(choice.transport()));
             report.add("cpus: Runtime.availableProcessors() = " + cpus + " (honours cgroup quota and affinity); worker loops "
                     + context.workerLoops() + (config.workerLoops() > 0 ? " (configured)" : " (one per CPU)")
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
@@ -112,9 +138,24 @@ public final class HttpServer implements Server {
             LOG.info("listening on http://{}:{}", config.host(), server.port());
             return server;
         } catch (RuntimeException | Error e) {
+            if (channel != null) channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
             if (context != null) context.close();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /**
+     * The child handler the listening socket is bound with, before the HTTP/1.1 pipeline exists;
+     * set before accepting starts, so every accepted connection finds it.
+     */
+    @ChannelHandler.Sharable
+    private static final class Deferred extends ChannelInitializer<Channel> {
+        volatile PipelineInitializer http1;
+
+        @Override
+        protected void initChannel(Channel ch) {
+            ch.pipeline().addLast(http1);
         }
     }
 
