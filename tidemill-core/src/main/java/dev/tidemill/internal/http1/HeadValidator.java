@@ -83,7 +83,9 @@ final class HeadValidator {
     private int emptyLines;
     private int tokenLength;
     private int line;
-    private final StringBuilder version = new StringBuilder(8);
+    /** The version's bytes so far, packed (at most 8: "HTTP/d.d"), and how many. No per-connection buffer. */
+    private long version;
+    private int versionLength;
 
     /** Starts over for the next head. */
     void reset() {
@@ -92,7 +94,8 @@ final class HeadValidator {
         emptyLines = 0;
         tokenLength = 0;
         line = 0;
-        version.setLength(0);
+        version = 0;
+        versionLength = 0;
     }
 
     /**
@@ -138,7 +141,8 @@ final class HeadValidator {
                     if (b == ' ') {
                         if (tokenLength == 0) throw bad("more than one space between the method and the target");
                         state = State.VERSION;
-                        version.setLength(0);
+                        version = 0;
+                        versionLength = 0;
                     } else if (b < 128 && TARGET_CHAR[b]) {
                         tokenLength++;
                     } else if (b == '\r' || b == '\n') {
@@ -151,11 +155,12 @@ final class HeadValidator {
                     if (b == '\r') {
                         checkVersion();
                         state = State.REQUEST_LINE_LF;
-                    } else if (version.length() >= 8 || b == ' ' || b < 0x21 || b > 0x7e) {
+                    } else if (versionLength >= 8 || b == ' ' || b < 0x21 || b > 0x7e) {
                         throw bad(b == ' ' ? "request line: more than three parts, or a space after the version"
                                 : "request line: malformed HTTP version");
                     } else {
-                        version.append((char) b);
+                        version = version << 8 | b;
+                        versionLength++;
                     }
                 }
                 case REQUEST_LINE_LF -> {
@@ -235,11 +240,21 @@ final class HeadValidator {
     }
 
     private void checkVersion() {
-        String v = version.toString();
-        if (v.length() != 8 || !v.startsWith("HTTP/") || !digit(v.charAt(5)) || v.charAt(6) != '.' || !digit(v.charAt(7))) {
-            throw bad("request line: malformed HTTP version '" + printable(v) + "' (expected HTTP/1.1)");
+        if (versionLength != 8 || (version >>> 24) != HTTP_SLASH || !digit(versionByte(5)) || versionByte(6) != '.'
+                || !digit(versionByte(7))) {
+            StringBuilder v = new StringBuilder(versionLength);
+            for (int i = 0; i < versionLength; i++) v.append((char) versionByte(i));
+            throw bad("request line: malformed HTTP version '" + printable(v.toString()) + "' (expected HTTP/1.1)");
         }
         // A well-formed version we do not speak (HTTP/2.0, HTTP/0.9) passes here: the gate answers 505.
+    }
+
+    /** "HTTP/" as the five high bytes of a packed 8-byte version. */
+    private static final long HTTP_SLASH = (long) 'H' << 32 | (long) 'T' << 24 | 'T' << 16 | 'P' << 8 | '/';
+
+    /** @return byte {@code i} of the version as sent (0 = first) */
+    private char versionByte(int i) {
+        return (char) (version >>> (8 * (versionLength - 1 - i)) & 0xff);
     }
 
     private static boolean digit(char c) {

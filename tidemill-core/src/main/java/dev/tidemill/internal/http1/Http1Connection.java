@@ -54,7 +54,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private final ReplyRing ring;
     private final BodyReader body = new BodyReader();
     private final WriteStallWatch writeWatch = new WriteStallWatch();
-    private final ArrayDeque<Object> backlog = new ArrayDeque<>(2);
+    private ArrayDeque<Object> backlog; // parked messages; created when a first one parks
     private ChannelHandlerContext ctx;
     private ConnectionDeadlines deadlines;
     private SocketAddress remote;
@@ -67,12 +67,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
 
-    Http1Connection(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher) {
+    Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher) {
         this.server = server;
         this.gate = server.gate();
         this.limits = server.config().limits();
         this.timeouts = server.config().timeouts();
-        this.checks = new HeadChecks(limits);
+        this.checks = checks;
         this.ring = new ReplyRing(limits.maxPipelined());
         this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch);
     }
@@ -97,7 +97,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     public void channelInactive(ChannelHandlerContext ctx) {
         reading = CLOSED;
         body.release();
-        for (Object m; (m = backlog.poll()) != null; ) ReferenceCountUtil.release(m);
+        if (backlog != null) for (Object m; (m = backlog.poll()) != null; ) ReferenceCountUtil.release(m);
         writer.closed();
         deadlines.cancel();
         ctx.fireChannelInactive();
@@ -139,7 +139,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             return;
         }
         if (evt == ServerEvents.DRAIN) {
-            if (ring.outstanding() == 0 && awaitingHead && !partialHead && backlog.isEmpty()) ctx.close();
+            if (ring.outstanding() == 0 && awaitingHead && !partialHead && !parked()) ctx.close();
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {
@@ -161,10 +161,11 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (!backlog.isEmpty() || (msg instanceof HttpRequest && mustPark())) {
+        if (parked() || (msg instanceof HttpRequest && mustPark())) {
             // Pipelining cap reached, or the client is not reading our responses: park the message
             // and stop reading the socket, so TCP pushes back on the client. What is parked is
             // bounded by one read's worth of bytes.
+            if (backlog == null) backlog = new ArrayDeque<>(4);
             backlog.add(msg);
             ctx.channel().config().setAutoRead(false);
             return;
@@ -296,13 +297,13 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     }
 
     private void readBacklog() {
-        while (!backlog.isEmpty() && reading != CLOSED) {
+        while (parked() && reading != CLOSED) {
             Object m = backlog.peek();
             if (m instanceof HttpRequest && mustPark()) return;
             backlog.poll();
             handle(m);
         }
-        if (backlog.isEmpty() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
+        if (!parked() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -324,7 +325,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     @Override
     public boolean parked() {
-        return !backlog.isEmpty();
+        return backlog != null && !backlog.isEmpty();
     }
 
     @Override

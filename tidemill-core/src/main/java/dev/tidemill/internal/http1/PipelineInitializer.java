@@ -23,6 +23,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final ChannelGroup connections;
     private final HttpDecoderConfig decoderConfig;
     private final ResponseEncoder encoder;
+    private final HeadChecks checks;
     private final int headBound;
     private final int maxLeadingEmptyLines;
     /** One batcher per event loop: the replies of all its connections share one drain task. */
@@ -45,6 +46,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
         this.encoder = new ResponseEncoder(server.config().serverHeader());
+        this.checks = new HeadChecks(limits);
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
         this.maxLeadingEmptyLines = limits.maxLeadingEmptyLines();
         this.headBound = limits.maxRequestLineBytes() + limits.maxHeaderBytes() + 2 * (limits.maxHeaderCount() + 2) + 64;
@@ -68,6 +70,6 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
         ch.pipeline()
                 .addLast("decoder", new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines))
-                .addLast("connection", new Http1Connection(server, encoder, batcher));
+                .addLast("connection", new Http1Connection(server, checks, encoder, batcher));
     }
 }

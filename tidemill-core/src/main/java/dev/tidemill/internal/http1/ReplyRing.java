@@ -8,7 +8,8 @@ import dev.tidemill.internal.exchange.Reply;
  * what HTTP/1.1 keeps per request (its reply once produced, its request deadline, its framing
  * flags). It owns the pipelining invariant: at most {@code maxPipelined} entries, written back
  * strictly in the order they were read ({@link #next()} is always the oldest). Parallel arrays,
- * sized to a power of two, so a request costs no allocation here and a slot is an index mask.
+ * sized to a power of two (two slots at first, doubled as a client pipelines deeper), so a request
+ * costs no allocation here and a slot is an index mask.
  * Event-loop confined.
  */
 final class ReplyRing {
@@ -22,11 +23,11 @@ final class ReplyRing {
     static final int CONTINUE_PENDING = 4;
 
     private final int max;
-    private final int mask;
-    private final Exchange[] exchanges;
-    private final Reply[] replies;
-    private final long[] deadlines;
-    private final byte[] flags;
+    private int mask;
+    private Exchange[] exchanges;
+    private Reply[] replies;
+    private long[] deadlines;
+    private byte[] flags;
     private int nextSeq;
     private int nextWrite;
     private int outstanding;
@@ -34,7 +35,9 @@ final class ReplyRing {
     /** @param maxPipelined the most exchanges held at once, at least 1 */
     ReplyRing(int maxPipelined) {
         this.max = maxPipelined;
-        int size = Integer.highestOneBit(Math.max(1, maxPipelined - 1)) << 1;
+        // Two slots to start with (most connections never pipeline), doubled up to the power of two
+        // at or above maxPipelined as a client pipelines deeper.
+        int size = Math.min(2, Integer.highestOneBit(Math.max(1, maxPipelined - 1)) << 1);
         this.mask = size - 1;
         this.exchanges = new Exchange[size];
         this.replies = new Reply[size];
@@ -61,12 +64,35 @@ final class ReplyRing {
     void add(Exchange ex, int flagBits) {
         if (full()) throw new IllegalStateException("more than " + max + " pipelined requests");
         if (ex.id() != nextSeq) throw new IllegalStateException("exchange " + ex.id() + " added as " + nextSeq);
+        if (outstanding == exchanges.length) grow();
         int i = nextSeq++ & mask;
         exchanges[i] = ex;
         replies[i] = null;
         deadlines[i] = NONE;
         flags[i] = (byte) flagBits;
         outstanding++;
+    }
+
+    private void grow() {
+        int n = exchanges.length * 2;
+        Exchange[] e = new Exchange[n];
+        Reply[] r = new Reply[n];
+        long[] d = new long[n];
+        byte[] f = new byte[n];
+        for (int k = 0; k < outstanding; k++) {
+            int seq = nextWrite + k;
+            int from = seq & mask;
+            int to = seq & (n - 1);
+            e[to] = exchanges[from];
+            r[to] = replies[from];
+            d[to] = deadlines[from];
+            f[to] = flags[from];
+        }
+        exchanges = e;
+        replies = r;
+        deadlines = d;
+        flags = f;
+        mask = n - 1;
     }
 
     /** @return whether {@code ex} is still held (false once written, or after {@link #closeAll}) */

@@ -101,7 +101,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     void attach(ChannelHandlerContext ctx, Reading reading) {
         this.ctx = ctx;
         this.reading = reading;
-        this.streams = new StreamWrites(ctx, watch);
+
     }
 
     // ------------------------------------------------------------------ ReplySink, any thread
@@ -208,7 +208,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
 
     /** The channel is writable again. */
     void writable() {
-        streams.writable();
+        if (streams != null) streams.writable();
         progress();
     }
 
@@ -235,7 +235,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     /** The connection closed: everything held is released, every waiting producer fails. */
     void closed() {
         ring.closeAll();
-        streams.closeAll();
+        if (streams != null) streams.closeAll();
         // Replies still in the inbox are released when the batcher delivers them (onReply sees the ring no longer holds them).
     }
 
@@ -255,17 +255,17 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
             written.completeExceptionally(new ClosedChannelException());
             return;
         }
-        streams.chunk(ex, chunk, written);
+        streams().chunk(ex, chunk, written);
         needsFlush = true;
     }
 
     private void onStreamEnd(Exchange ex, boolean abort) {
         if (!ring.holds(ex) || !ctx.channel().isActive()) return;
-        if (streams.end(ex, abort)) endStream();
+        if (streams().end(ex, abort)) endStream();
     }
 
     private void writeReady() {
-        while (ring.outstanding() > 0 && streams.current() == null && ctx.channel().isActive() && !closing) {
+        while (ring.outstanding() > 0 && (streams == null || streams.current() == null) && ctx.channel().isActive() && !closing) {
             Exchange ex = ring.next();
             Reply reply = ring.reply(ex);
             if (reply == null) {
@@ -283,7 +283,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
                 write(encoder.streamHead(ctx.alloc(), reply, close, http10));
                 ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started
                 streamCloses = close;
-                if (streams.start(ex, http10)) endStream();
+                if (streams().start(ex, http10)) endStream();
                 return;
             }
             encoder.full(ctx.alloc(), reply, close, http10, out);
@@ -299,6 +299,12 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
             if (server.draining() && !reading.parked()) closeWhenWritten();
             else reading.drained();
         }
+    }
+
+    /** Created with the connection's first streamed response: most connections never have one. */
+    private StreamWrites streams() {
+        if (streams == null) streams = new StreamWrites(ctx, watch);
+        return streams;
     }
 
     private void endStream() {

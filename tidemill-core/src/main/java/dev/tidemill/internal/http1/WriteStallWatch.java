@@ -59,7 +59,11 @@ final class WriteStallWatch {
         long pendingNow = out == null ? 0 : out.totalPendingWriteBytes();
         if (ch.isWritable() || pendingNow == 0) return Verdict.CLEAR;
         long drained = pendingAtStart + (enqueued - enqueuedAtStart) - pendingNow;
-        boolean partly = currentAtStart != null && out.current() == currentAtStart && out.currentProgress() > progressAtStart;
+        // The buffer being written now: the same as at the start and further along, or (nothing
+        // was flushed yet at the start) one the kernel has taken part of since.
+        Object current = out.current();
+        boolean partly = currentAtStart == null ? current != null && out.currentProgress() > 0
+                : current == currentAtStart && out.currentProgress() > progressAtStart;
         return drained > 0 || partly ? Verdict.READING : Verdict.STALLED;
     }
 }
