@@ -46,7 +46,7 @@ class ConfigTest {
         assertThat(c.limits().maxJsonNestingDepth()).isEqualTo(500); // JacksonCodec
         assertThat(c.limits().maxJsonNumberLength()).isEqualTo(1000); // JacksonCodec
         assertThat(c.limits().maxJsonStringLength()).isEqualTo(16 * 1024 * 1024); // JacksonCodec
-        assertThat(c.limits().acceptBacklog()).isEqualTo(1024); // HttpServer SO_BACKLOG
+        assertThat(c.limits().acceptBacklog()).isEqualTo(4096); // Linux's default somaxconn
         assertThat(c.limits().writeBufferLowWaterMark()).isEqualTo(32 * 1024); // HttpServer
         assertThat(c.limits().writeBufferHighWaterMark()).isEqualTo(64 * 1024); // HttpServer
         assertThat(c.limits().decoderChunkBytes()).isEqualTo(64 * 1024); // PipelineInitializer
