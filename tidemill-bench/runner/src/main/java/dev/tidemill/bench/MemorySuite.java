@@ -403,14 +403,8 @@ public final class MemorySuite {
     static void firstAnswer(int port, long deadlineNanos) {
         String last = "no answer";
         while (System.nanoTime() < deadlineNanos) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-                s.setSoTimeout(5_000);
-                OutputStream o = s.getOutputStream();
-                o.write(("GET " + Scenario.PLAINTEXT_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
-                o.flush();
-                String answer = readResponse(s.getInputStream());
+            try {
+                String answer = LoopbackGet.get(port, Scenario.PLAINTEXT_PATH, 1_000);
                 if (answer.startsWith("HTTP/1.1 200") && answer.endsWith("\r\n\r\n" + Scenario.PLAINTEXT_BODY)) return;
                 last = answer.lines().findFirst().orElse("empty answer");
             } catch (IOException e) {
@@ -419,22 +413,6 @@ public final class MemorySuite {
             sleep(5);
         }
         throw new IllegalStateException("no correct answer to GET " + Scenario.PLAINTEXT_PATH + ": " + last);
-    }
-
-    /** Reads one response framed by Content-Length (not waiting for the close some servers delay). */
-    static String readResponse(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-        byte[] chunk = new byte[4096];
-        int n;
-        while ((n = in.read(chunk)) > 0) {
-            buf.write(chunk, 0, n);
-            String text = buf.toString(StandardCharsets.ISO_8859_1);
-            int end = text.indexOf("\r\n\r\n");
-            if (end < 0) continue;
-            Matcher m = Pattern.compile("(?im)^content-length:\\s*(\\d+)").matcher(text.substring(0, end));
-            if (m.find() && text.length() >= end + 4 + Integer.parseInt(m.group(1))) return text;
-        }
-        return buf.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** @return VmRSS in KiB, or -1 */

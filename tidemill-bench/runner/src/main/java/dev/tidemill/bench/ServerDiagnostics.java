@@ -32,14 +32,8 @@ final class ServerDiagnostics {
      * @return the counters, or empty when the target did not answer them
      */
     static Optional<Map<String, Long>> read(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
-            s.setSoTimeout(5_000);
-            OutputStream o = s.getOutputStream();
-            o.write(("GET " + TidemillApp.DIAGNOSTICS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            o.flush();
-            String answer = MemorySuite.readResponse(s.getInputStream());
+        try {
+            String answer = LoopbackGet.get(port, TidemillApp.DIAGNOSTICS_PATH, 2_000);
             int body = answer.indexOf("\r\n\r\n");
             if (!answer.startsWith("HTTP/1.1 200") || body < 0) return Optional.empty();
             return Optional.of(parse(answer.substring(body + 4)));

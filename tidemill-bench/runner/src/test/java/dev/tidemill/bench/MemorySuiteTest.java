@@ -105,7 +105,7 @@ class MemorySuiteTest {
     @Test
     void aResponseIsReadByItsContentLengthWithoutWaitingForTheClose() throws Exception {
         String wire = "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!";
-        assertThat(MemorySuite.readResponse(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1))))
+        assertThat(LoopbackGet.readResponse(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1))))
                 .isEqualTo(wire);
     }
 
