@@ -14,8 +14,6 @@ import io.netty.channel.ChannelHandlerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedChannelException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
@@ -29,6 +27,12 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * ({@link LingeringClose}). Everything but the {@link ReplySink} methods runs on the event loop.
  */
 final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
+    /**
+     * Capacity of a stage after the first in one flush: about 30 plaintext replies. The first is
+     * sized for its one reply, because most reads carry one request and a slow reader's outbound
+     * buffer should hold bytes, not empty capacity.
+     */
+    static final int STAGE_BYTES = 4096;
     private static final VarHandle INBOX;
     private static final VarHandle INBOX_QUEUED;
 
@@ -66,7 +70,13 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     private final ReplyRing ring;
     private final WriteStallWatch watch;
     private final Timeouts timeouts;
-    private final List<ByteBuf> out = new ArrayList<>(3);
+    /**
+     * Complete replies encoded since the last flush, back to back in one buffer, so pipelined
+     * replies cost one allocation and one outbound entry per {@link #STAGE_BYTES}, not one each.
+     */
+    private ByteBuf staged;
+    /** A reply was staged since the last flush: the next stage is sized for more than one. */
+    private boolean stagedSinceFlush;
     private ChannelHandlerContext ctx;
     private StreamWrites streams;
     private Reading reading;
@@ -181,10 +191,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     boolean reading(boolean inRead) {
         boolean was = this.inRead;
         this.inRead = inRead;
-        if (!inRead && needsFlush) {
-            needsFlush = false;
-            ctx.flush();
-        }
+        if (!inRead && needsFlush) flush();
         return was;
     }
 
@@ -223,7 +230,9 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
         reading.stop();
         if (closing) return;
         closing = true;
+        writeStaged();
         needsFlush = false;
+        stagedSinceFlush = false;
         ChannelFuture written = ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
         if (server.draining()) {
             written.addListener(ChannelFutureListener.CLOSE); // shutting down: no lingering
@@ -234,6 +243,10 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
 
     /** The connection closed: everything held is released, every waiting producer fails. */
     void closed() {
+        if (staged != null) {
+            staged.release();
+            staged = null;
+        }
         ring.closeAll();
         if (streams != null) streams.closeAll();
         // Replies still in the inbox are released when the batcher delivers them (onReply sees the ring no longer holds them).
@@ -286,9 +299,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
                 if (streams().start(ex, http10)) endStream();
                 return;
             }
-            encoder.full(ctx.alloc(), reply, close, http10, out);
-            for (int i = 0; i < out.size(); i++) write(out.get(i));
-            out.clear();
+            stage(reply, close, http10);
             ring.finish();
             if (close) {
                 closeWhenWritten();
@@ -315,19 +326,50 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
         else progress();
     }
 
+    /** Encodes a complete reply into {@link #staged}; a body too large to copy is written after it. */
+    private void stage(Reply reply, boolean close, boolean http10) {
+        int need = encoder.bound(reply);
+        if (staged != null && staged.writableBytes() < need) writeStaged();
+        if (staged == null) {
+            staged = ctx.alloc().buffer(stagedSinceFlush ? Math.max(need, STAGE_BYTES) : need);
+            stagedSinceFlush = true;
+        }
+        ByteBuf large = encoder.full(staged, reply, close, http10);
+        if (large != null) write(large);
+    }
+
+    /** Hands the staged replies to Netty (not flushed). */
+    private void writeStaged() {
+        ByteBuf b = staged;
+        if (b == null) return;
+        staged = null;
+        enqueue(b);
+    }
+
+    /** Writes {@code buf} after everything staged. */
     private void write(ByteBuf buf) {
+        writeStaged();
+        enqueue(buf);
+    }
+
+    private void enqueue(ByteBuf buf) {
         watch.enqueued(buf.readableBytes());
         ctx.write(buf, ctx.voidPromise());
     }
 
+    private void flush() {
+        writeStaged();
+        needsFlush = false;
+        stagedSinceFlush = false;
+        ctx.flush();
+    }
+
     private void writeContinue() {
+        writeStaged();
         ctx.writeAndFlush(ResponseEncoder.continueResponse(), ctx.voidPromise());
     }
 
     private void flushUnlessReading() {
-        if (!inRead && needsFlush) {
-            needsFlush = false;
-            ctx.flush();
-        }
+        if (!inRead && needsFlush) flush();
     }
 }

@@ -47,31 +47,42 @@ final class ResponseEncoder {
     }
 
     /**
-     * Encodes a complete response (its body released or handed on).
-     *
-     * @param out receives one or two buffers to write, in order
+     * @return bytes {@link #full} may append to its buffer for {@code r} (the head, and the body
+     *     when it is small enough to go with it)
      */
-    void full(ByteBufAllocator alloc, Reply r, boolean close, boolean http10, List<ByteBuf> out) {
+    int bound(Reply r) {
+        int bodyBytes = r.body().readableBytes();
+        return headBound(r) + (bodyBytes <= INLINE_BODY ? bodyBytes : 0);
+    }
+
+    /**
+     * Encodes a complete response at the end of {@code buf} (its body released, or handed back).
+     *
+     * @param buf where the head, and a small body, are appended; {@link #bound} bytes fit without growing it
+     * @return a body too large to copy, to be written after {@code buf}; null when it is in {@code buf}
+     */
+    ByteBuf full(ByteBuf buf, Reply r, boolean close, boolean http10) {
         ByteBuf body = r.body();
         int bodyBytes = body.readableBytes();
         boolean inline = bodyBytes <= INLINE_BODY;
-        ByteBuf head = head(alloc, r, close, http10, false, inline ? bodyBytes : 0);
+        head(buf, r, close, http10, false);
         if (bodyBytes == 0) {
             r.release();
-            out.add(head);
-        } else if (inline) {
-            head.writeBytes(body, body.readerIndex(), bodyBytes);
-            body.release();
-            out.add(head);
-        } else {
-            out.add(head);
-            out.add(body);
+            return null;
         }
+        if (inline) {
+            buf.writeBytes(body, body.readerIndex(), bodyBytes);
+            body.release();
+            return null;
+        }
+        return body;
     }
 
     /** @return the head of a streamed response */
     ByteBuf streamHead(ByteBufAllocator alloc, Reply r, boolean close, boolean http10) {
-        return head(alloc, r, close, http10, !http10, 0);
+        ByteBuf buf = alloc.buffer(headBound(r));
+        head(buf, r, close, http10, !http10);
+        return buf;
     }
 
     /**
@@ -111,13 +122,21 @@ final class ResponseEncoder {
         return CONTINUE.duplicate();
     }
 
-    private ByteBuf head(ByteBufAllocator alloc, Reply r, boolean close, boolean http10, boolean chunked, int extra) {
+    /** @return an upper bound of the bytes {@link #head} writes for {@code r} */
+    private int headBound(Reply r) {
         List<String> headers = r.headers();
-        int size = 160 + serverLine.length + extra;
+        // Status line (<= 40), Content-Type prefix, Content-Length (<= 36), Connection (<= 24),
+        // Date (37) and the final CRLF take at most 160 bytes; a header line is name: value CRLF.
+        int size = 160 + serverLine.length;
         for (int i = 0; i < headers.size(); i++) size += headers.get(i).length() + 2;
         CharSequence contentType = r.contentType();
         if (contentType != null) size += contentType.length();
-        ByteBuf buf = alloc.buffer(size);
+        return size;
+    }
+
+    private void head(ByteBuf buf, Reply r, boolean close, boolean http10, boolean chunked) {
+        List<String> headers = r.headers();
+        CharSequence contentType = r.contentType();
         buf.writeBytes(STATUS_LINES[r.status()]);
         boolean typed = false;
         for (int i = 0; i < headers.size(); i += 2) {
@@ -142,7 +161,6 @@ final class ResponseEncoder {
         if (close) buf.writeBytes(CLOSE);
         else if (http10) buf.writeBytes(KEEP_ALIVE);
         buf.writeBytes(serverLine).writeBytes(DateHeader.line()).writeBytes(CRLF);
-        return buf;
     }
 
     private static void writeDecimal(ByteBuf buf, long v) {

@@ -50,7 +50,7 @@ class ResponseEncoderTest {
         ResponseEncoder bare = new ResponseEncoder("");
         dateBefore = DateHeader.now();
         Reply r = reply(200, List.of(), TEXT, "x");
-        bare.full(alloc, r, false, false, out);
+        encode(bare, r, false, false);
         assertThat(written()).containsExactly("HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
                 + "Content-Length: 1\r\nDATE\r\nx");
     }
@@ -83,6 +83,20 @@ class ResponseEncoderTest {
             assertThat(full(r, false, false)).as("%d", length).containsExactly(
                     "HTTP/1.1 200 OK\r\nContent-Length: " + length + "\r\nServer: Tidemill\r\nDATE\r\n");
         }
+    }
+
+    @Test
+    void repliesAppendToTheBufferTheyAreGiven() {
+        dateBefore = DateHeader.now();
+        Reply first = reply(200, List.of(), null, "a");
+        Reply second = reply(404, List.of("X-Id", "7"), null, "bc");
+        ByteBuf both = alloc.buffer(encoder.bound(first) + encoder.bound(second));
+        assertThat(encoder.full(both, first, false, false)).isNull();
+        assertThat(encoder.full(both, second, false, false)).isNull();
+        String text = DATE.matcher(both.toString(StandardCharsets.ISO_8859_1)).replaceAll("DATE");
+        assertThat(both.release()).isTrue();
+        assertThat(text).isEqualTo("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nServer: Tidemill\r\nDATE\r\na"
+                + "HTTP/1.1 404 Not Found\r\nX-Id: 7\r\nContent-Length: 2\r\nServer: Tidemill\r\nDATE\r\nbc");
     }
 
     @Test
@@ -131,7 +145,7 @@ class ResponseEncoderTest {
         String body = "y".repeat(ResponseEncoder.INLINE_BODY + 1);
         Reply r = reply(200, List.of(), null, body);
         dateBefore = DateHeader.now();
-        encoder.full(alloc, r, false, false, out);
+        encode(encoder, r, false, false);
         assertThat(out).hasSize(2);
         assertThat(out.get(1)).as("the body itself, not a copy").isSameAs(r.body());
         assertThat(written()).containsExactly("HTTP/1.1 200 OK\r\nContent-Length: 4097\r\nServer: Tidemill\r\nDATE\r\n", body);
@@ -225,8 +239,17 @@ class ResponseEncoderTest {
 
     private List<String> full(Reply r, boolean close, boolean http10) {
         dateBefore = DateHeader.now();
-        encoder.full(alloc, r, close, http10, out);
+        encode(encoder, r, close, http10);
         return written();
+    }
+
+    /** Encodes into a buffer of {@link ResponseEncoder#bound} bytes, which must not have to grow. */
+    private void encode(ResponseEncoder e, Reply r, boolean close, boolean http10) {
+        int bound = e.bound(r);
+        ByteBuf head = alloc.buffer(bound, bound); // a head past its bound fails here
+        ByteBuf large = e.full(head, r, close, http10);
+        out.add(head);
+        if (large != null) out.add(large);
     }
 
     private List<String> chunk(String data, boolean http10) {
