@@ -139,6 +139,8 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
         INBOX_QUEUED.setVolatile(this, false);
         MpscUnboundedXaddArrayQueue<Reply> q = inbox;
         for (Reply r; (r = q.poll()) != null; ) onReply(r.exchange(), r);
+        writeStaged(); // the batcher flushes the channel next
+        stagedSinceFlush = false;
     }
 
     @SuppressWarnings("unchecked")
@@ -158,7 +160,10 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
             onChunk(ex, chunk, written);
             flushUnlessReading();
         } else {
-            batcher.submit(ctx.channel(), () -> onChunk(ex, chunk, written));
+            batcher.submit(ctx.channel(), () -> {
+                onChunk(ex, chunk, written);
+                writeStaged();
+            });
         }
     }
 
@@ -177,7 +182,10 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
             onStreamEnd(ex, abort);
             flushUnlessReading();
         } else {
-            batcher.submit(ctx.channel(), () -> onStreamEnd(ex, abort));
+            batcher.submit(ctx.channel(), () -> {
+                onStreamEnd(ex, abort); // pipelined replies behind the stream may be staged now
+                writeStaged();
+            });
         }
     }
 
@@ -217,6 +225,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     void writable() {
         if (streams != null) streams.writable();
         progress();
+        flushUnlessReading(); // the replies parked behind writability go out now, not with the next read
     }
 
     /** Writes {@code 100 Continue} now if {@code ex} is next in line, else once it is. */
