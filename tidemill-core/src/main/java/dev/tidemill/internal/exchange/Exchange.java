@@ -78,7 +78,7 @@ public final class Exchange implements Request, Runnable {
 
     // VarHandles rather than AtomicInteger/AtomicBoolean fields: two fewer objects per request.
     @SuppressWarnings("unused") // through STATE
-    private volatile int state = RUNNING;
+    private volatile int state; // RUNNING (0); no initializer: a volatile store in the constructor is a fence per request
     @SuppressWarnings("unused") // through SLOT_HELD
     private volatile boolean slotHeld;
     private WorkerLoop loop;
@@ -195,15 +195,47 @@ public final class Exchange implements Request, Runnable {
 
     void holdSlot(WorkerLoop l) {
         loop = l;
-        slotHeld = true;
+        SLOT_HELD.set(this, true); // before dispatch: the queue hand-off publishes it to a worker
     }
 
     /** Releases the concurrency slot, once; later calls do nothing. */
     void releaseSlot() {
-        if (SLOT_HELD.compareAndSet(this, true, false)) {
-            if (loop != null) loop.release();
-            context.dispatcher().limit().release();
+        if (SLOT_HELD.compareAndSet(this, true, false)) freeSlot();
+    }
+
+    /**
+     * {@link #releaseSlot} on the transport's thread ({@link ReplySink#onTransportThread}), where
+     * nothing else can release it concurrently: a plain check and store, no compare-and-set.
+     */
+    private void releaseSlotExclusive() {
+        if ((boolean) SLOT_HELD.get(this)) {
+            SLOT_HELD.setRelease(this, false);
+            freeSlot();
         }
+    }
+
+    private void freeSlot() {
+        if (loop != null) loop.release();
+        context.dispatcher().limit().release();
+    }
+
+    /**
+     * The handler answered: moves RUNNING to RESPONDED and releases the slot.
+     *
+     * @return false if the exchange had already timed out or been abandoned (the slot is released anyway)
+     */
+    boolean responded() {
+        if (sink.onTransportThread()) {
+            // expire() and transportClosed() run on this thread too, so none can be halfway:
+            // a read and a release store do what the compare-and-set does elsewhere.
+            boolean running = state == RUNNING;
+            if (running) STATE.setRelease(this, RESPONDED);
+            releaseSlotExclusive();
+            return running;
+        }
+        boolean won = casState(RUNNING, RESPONDED);
+        releaseSlot();
+        return won;
     }
 
     /**

@@ -97,12 +97,10 @@ final class Invoker {
             }
             return; // the slot is released when the stream closes
         }
-        if (!ex.casState(Exchange.RUNNING, Exchange.RESPONDED)) {
+        if (!ex.responded()) {
             reply.release();
-            ex.releaseSlot();
             return;
         }
-        ex.releaseSlot();
         ex.sink().send(ex, reply);
     }
 

@@ -47,4 +47,12 @@ public interface ReplySink {
      * @param ex the exchange
      */
     void abort(Exchange ex);
+
+    /**
+     * @return whether the calling thread is the transport's own, the one that calls
+     *     {@link Exchange#expire} and {@link Exchange#transportClosed}: a handler that completes
+     *     there cannot race them, so its exchange is finished with plain stores instead of
+     *     compare-and-set (HTTP/1.1: the connection's event loop)
+     */
+    boolean onTransportThread();
 }

@@ -129,6 +129,11 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     }
 
     @Override
+    public boolean onTransportThread() {
+        return ctx.executor().inEventLoop();
+    }
+
+    @Override
     public io.netty.channel.Channel channel() {
         return ctx.channel();
     }

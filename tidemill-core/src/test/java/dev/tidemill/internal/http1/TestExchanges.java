@@ -51,6 +51,11 @@ final class TestExchanges implements AutoCloseable {
             throw new UnsupportedOperationException("not streamed in these tests");
         }
 
+        @Override
+        public boolean onTransportThread() {
+            return false; // these tests call from one thread, but take the general (CAS) path
+        }
+
         /** @return the statuses sent, in order */
         List<Integer> statuses() {
             return sent.stream().map(Reply::status).toList();
