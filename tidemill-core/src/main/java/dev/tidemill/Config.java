@@ -228,6 +228,8 @@ public record Config(
         public Builder lingerTimeout(Duration v) { timeouts.linger(v); return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { timeouts.shutdownGrace(v); return this; }
+        /** @param v see {@link Timeouts#ssePing()} @return this */
+        public Builder ssePing(Duration v) { timeouts.ssePing(v); return this; }
 
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {

@@ -65,6 +65,7 @@ final class EnvironmentConfig {
         duration("TIDEMILL_DRAIN_TIMEOUT", Timeouts.DRAIN, Config.Builder::drainTimeout);
         duration("TIDEMILL_LINGER_TIMEOUT", Timeouts.LINGER, Config.Builder::lingerTimeout);
         duration("TIDEMILL_SHUTDOWN_GRACE", Timeouts.SHUTDOWN_GRACE, Config.Builder::shutdownGrace);
+        duration("TIDEMILL_SSE_PING", Timeouts.SSE_PING, Config.Builder::ssePing);
     }
 
     private EnvironmentConfig() {}

@@ -89,6 +89,59 @@ public final class Response {
         return ok().header("Content-Type", contentType).withBody(new Body.Stream(Objects.requireNonNull(producer)));
     }
 
+    /**
+     * A Server-Sent Events stream: {@code text/event-stream; charset=utf-8},
+     * {@code Cache-Control: no-cache} and {@code X-Accel-Buffering: no} (so nginx does not buffer
+     * it). {@code handler} runs on the handler's thread once the head is sent; it may send and
+     * return, keeping the stream open, and close it later from any thread.
+     *
+     * @param handler receives the open stream
+     * @return a 200 streamed response
+     */
+    public static Response sse(SseHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        return eventStream().withBody(new Body.Stream(stream -> dev.tidemill.internal.exchange.SseSession.open(stream, handler)));
+    }
+
+    /**
+     * A Server-Sent Events stream of a topic's messages that match {@code pattern}: each message
+     * becomes the event {@code toEvent} makes of it, with the message id as the event {@code id}.
+     * A client that reconnects with {@code Last-Event-ID} first gets what the topic's replay
+     * buffer still holds after that id, preceded by a {@code lost} event if some of it is gone;
+     * a message dropped because this client fell behind is announced by a {@code lost} event too.
+     * The subscription ends with the stream, and the stream with the subscription.
+     *
+     * @param topic the topic
+     * @param pattern a subject, a prefix wildcard ({@code room.*}) or {@code *}
+     * @param toEvent makes the event of a message (its {@code id} is set afterwards)
+     * @param <T> the message type
+     * @return a 200 streamed response
+     * @throws IllegalArgumentException for a malformed pattern (when the stream opens)
+     */
+    public static <T> Response sse(Topic<T> topic, String pattern, java.util.function.Function<Topic.Message<T>, SseEvent> toEvent) {
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(toEvent, "toEvent");
+        dev.tidemill.internal.topic.LocalTopic.checkPattern(pattern);
+        return eventStream().withBody(new Body.Stream(
+                stream -> dev.tidemill.internal.exchange.SseSession.attach(stream, topic, pattern, toEvent)));
+    }
+
+    /** The head of an event stream; nginx's X-Accel-Buffering: no keeps it from buffering events. */
+    private static Response eventStream() {
+        return ok().header("Content-Type", "text/event-stream; charset=utf-8").header("Cache-Control", "no-cache")
+                .header("X-Accel-Buffering", "no");
+    }
+
+    /** Receives an open Server-Sent Events stream. */
+    @FunctionalInterface
+    public interface SseHandler {
+        /**
+         * @param stream the open stream
+         * @throws Exception ends the stream
+         */
+        void open(SseStream stream) throws Exception;
+    }
+
     /** @param text body @return a copy with a {@code text/plain; charset=utf-8} body (unless Content-Type is set) */
     public Response text(String text) {
         return withDefaultType("text/plain; charset=utf-8").withBody(new Body.Bytes(text.getBytes(StandardCharsets.UTF_8)));

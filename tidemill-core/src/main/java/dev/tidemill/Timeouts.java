@@ -30,6 +30,9 @@ import java.time.Duration;
  *     still uploading would lose the response it had not read yet (RFC 9112 9.6, nginx's
  *     "lingering close"). Default 5 s.
  * @param shutdownGrace how long in-flight requests may run after a shutdown begins. 0-24 h; default 10 s.
+ * @param ssePing how long a Server-Sent Events stream may go without sending anything before a
+ *     {@code : ping} comment is sent: it keeps proxies from closing a quiet stream, and a write is
+ *     how a client that vanished without closing is noticed. Default 15 s.
  */
 public record Timeouts(
         Duration request,
@@ -39,7 +42,8 @@ public record Timeouts(
         Duration writeStall,
         Duration drain,
         Duration linger,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        Duration ssePing) {
 
     private static final Duration MIN = Duration.ofMillis(1);
     private static final Duration MAX = Duration.ofHours(24);
@@ -53,6 +57,7 @@ public record Timeouts(
     static final Range DRAIN = Range.duration("drain", MIN, MAX);
     static final Range LINGER = Range.duration("linger", MIN, MAX);
     static final Range SHUTDOWN_GRACE = Range.duration("shutdownGrace", Duration.ZERO, MAX);
+    static final Range SSE_PING = Range.duration("ssePing", MIN, MAX);
 
     /** The defaults, as documented on each component. */
     public static final Timeouts DEFAULTS = new Builder().build();
@@ -67,6 +72,7 @@ public record Timeouts(
         DRAIN.check(drain);
         LINGER.check(linger);
         SHUTDOWN_GRACE.check(shutdownGrace);
+        SSE_PING.check(ssePing);
     }
 
     /** @return a builder holding the defaults */
@@ -92,6 +98,7 @@ public record Timeouts(
         private Duration drain = Duration.ofMillis(250);
         private Duration linger = Duration.ofSeconds(5);
         private Duration shutdownGrace = Duration.ofSeconds(10);
+        private Duration ssePing = Duration.ofSeconds(15);
 
         private Builder() {}
 
@@ -104,6 +111,7 @@ public record Timeouts(
             drain = t.drain;
             linger = t.linger;
             shutdownGrace = t.shutdownGrace;
+            ssePing = t.ssePing;
         }
 
         /** @param v see {@link Timeouts#request()} @return this */
@@ -122,10 +130,12 @@ public record Timeouts(
         public Builder linger(Duration v) { linger = v; return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { shutdownGrace = v; return this; }
+        /** @param v see {@link Timeouts#ssePing()} @return this */
+        public Builder ssePing(Duration v) { ssePing = v; return this; }
 
         /** @return the timeouts; throws {@link IllegalArgumentException} naming a bad field */
         public Timeouts build() {
-            return new Timeouts(request, headerRead, idle, bodyStall, writeStall, drain, linger, shutdownGrace);
+            return new Timeouts(request, headerRead, idle, bodyStall, writeStall, drain, linger, shutdownGrace, ssePing);
         }
     }
 }

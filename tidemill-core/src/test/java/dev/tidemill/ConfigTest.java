@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,7 +146,7 @@ class ConfigTest {
         }
         for (RecordComponent rc : Timeouts.class.getRecordComponents()) {
             Duration value = ((Duration) rc.getAccessor().invoke(t)).plusMillis(1);
-            String setter = rc.getName().equals("shutdownGrace") ? "shutdownGrace" : rc.getName() + "Timeout";
+            String setter = Set.of("shutdownGrace", "ssePing").contains(rc.getName()) ? rc.getName() : rc.getName() + "Timeout";
             Config.Builder.class.getMethod(setter, Duration.class).invoke(b, value);
             set.put(rc.getName(), value);
         }

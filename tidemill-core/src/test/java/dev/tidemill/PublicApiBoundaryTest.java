@@ -22,7 +22,8 @@ class PublicApiBoundaryTest {
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
-            ExecutionMode.class, Transport.class, Assignment.class);
+            ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,
+            TopicOverflowException.class, SseEvent.class, SseStream.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

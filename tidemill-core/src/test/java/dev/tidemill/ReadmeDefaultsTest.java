@@ -56,7 +56,8 @@ class ReadmeDefaultsTest {
             "write stall timeout (response unsent, client reading none of it)", "writeStall",
             "drain of a refused request's body", "drain",
             "lingering close (reading and discarding after the last response and FIN)", "linger",
-            "shutdown grace", "shutdownGrace");
+            "shutdown grace", "shutdownGrace",
+            "SSE ping (a stream that sent nothing for this long)", "ssePing");
 
     /** docs/security.md row label -> the record component it documents. */
     private static final Map<String, String> SECURITY_ROWS = rows(
@@ -85,7 +86,8 @@ class ReadmeDefaultsTest {
             "write stall (response pending, client taking none of it)", "writeStall",
             "drain of a refused request's body", "drain",
             "lingering close (after the last response and a FIN, reading and discarding until the client closes)", "linger",
-            "shutdown grace", "shutdownGrace");
+            "shutdown grace", "shutdownGrace",
+            "SSE ping (a stream quiet for this long)", "ssePing");
 
     private static final Pattern VARIABLE = Pattern.compile("TIDEMILL_[A-Z0-9_]+");
 

@@ -4,13 +4,18 @@ import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
+import dev.tidemill.Problem;
 import dev.tidemill.Response;
 import dev.tidemill.Route;
 import dev.tidemill.Server;
+import dev.tidemill.SseEvent;
+import dev.tidemill.Topic;
 import dev.tidemill.Tidemill;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +37,10 @@ public final class Demo {
     static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(100L);
     static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(10L);
     static final Param<Integer> COUNT = Param.query("n", ParamType.INT).withDefault(5);
+    static final Param<Long> TICK_MILLIS = Param.query("ms", ParamType.LONG).withDefault(1000L);
+    static final Param<String> ROOM = Param.path("room");
+    /** The chat rooms' topic: one subject per room ({@code room.<name>}), the last 256 messages kept for resuming clients. */
+    static final String ROOMS_TOPIC = "demo.rooms";
 
     /** A JSON greeting. */
     public record Message(String message) {}
@@ -41,6 +50,9 @@ public final class Demo {
 
     /** A validated request body. */
     public record NewUser(@NotBlank String name, @Min(0) @Max(150) int age) {}
+
+    /** A chat message posted to a room. */
+    public record ChatMessage(@NotBlank @Size(max = 1000) String text) {}
 
     /** What POST /users answers. */
     public record User(long id, String name, int age) {}
@@ -91,7 +103,43 @@ public final class Demo {
                 out.close();
             });
         }).params(COUNT).mode(ExecutionMode.VIRTUAL);
+        app.get("/sse/ticks", req -> {
+            int n = Math.min(req.param(COUNT), 1_000);
+            long ms = Math.min(req.param(TICK_MILLIS), 60_000L);
+            return Response.sse(events -> {
+                for (int i = 1; i <= n && events.isOpen(); i++) {
+                    events.send(SseEvent.data("tick " + i + " of " + n).id(Integer.toString(i))).toCompletableFuture().join();
+                    if (i < n) Thread.sleep(ms);
+                }
+                events.close();
+            });
+        }).params(COUNT, TICK_MILLIS).mode(ExecutionMode.VIRTUAL);
+        Topic<String> rooms = roomsTopic();
+        app.post("/rooms/{room}/messages", req -> {
+            ChatMessage m = req.body(ChatMessage.class);
+            long id = rooms.publish(roomSubject(req.param(ROOM)), m.text());
+            return Response.status(202).json(Map.of("id", id));
+        }).params(ROOM);
+        app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))
+                .params(ROOM);
         return app;
+    }
+
+    /** @return the room's subject; 422 unless the name is 1-64 letters, digits, '-' or '_' (no dots or wildcards) */
+    static String roomSubject(String room) {
+        if (!room.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw Problem.of(422, "Unprocessable Content", "a room name is 1-64 letters, digits, '-' or '_'").toException();
+        }
+        return "room." + room;
+    }
+
+    /** @return the rooms' topic: created by the first demo app in this process, shared by later ones */
+    @SuppressWarnings("unchecked")
+    static Topic<String> roomsTopic() {
+        synchronized (Demo.class) {
+            return (Topic<String>) Topic.find(ROOMS_TOPIC)
+                    .orElseGet(() -> Topic.<String>builder(ROOMS_TOPIC).replay(256, Duration.ofMinutes(5)).build());
+        }
     }
 
     /** Spins for about {@code micros} microseconds of CPU; @return the microseconds spent */
@@ -141,6 +189,12 @@ public final class Demo {
             b.append("  curl -i '").append(base).append(path).append("'\n");
         }
         b.append("  curl -i -H 'Content-Type: application/json' -d '{\"name\":\"Ada\",\"age\":36}' ").append(base).append("/users\n");
+        b.append("Server-Sent Events (-N: print each event as it arrives):\n");
+        b.append("  curl -N '").append(base).append("/sse/ticks?n=5&ms=500'\n");
+        b.append("  curl -N ").append(base).append("/rooms/lobby/events          # in one terminal: the room, live\n");
+        b.append("  curl -H 'Content-Type: application/json' -d '{\"text\":\"hi\"}' ").append(base)
+                .append("/rooms/lobby/messages   # in another\n");
+        b.append("  curl -N -H 'Last-Event-ID: 1' ").append(base).append("/rooms/lobby/events   # resume after event 1\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }

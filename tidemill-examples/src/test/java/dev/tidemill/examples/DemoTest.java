@@ -2,6 +2,7 @@ package dev.tidemill.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.testing.EventStream;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
@@ -138,12 +139,43 @@ class DemoTest {
     }
 
     @Test
+    void ticksAreServerSentEventsThatEnd() {
+        try (EventStream events = client.events(TestRequest.get("/sse/ticks?n=2&ms=10"))) {
+            assertThat(events.response().header("Content-Type")).hasValue("text/event-stream; charset=utf-8");
+            assertThat(events.next()).hasValue(new EventStream.Event("message", "tick 1 of 2", "1"));
+            assertThat(events.next()).hasValue(new EventStream.Event("message", "tick 2 of 2", "2"));
+            assertThat(events.next()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRoomStreamsWhatIsPostedAndResumes() {
+        try (EventStream room = client.events(TestRequest.get("/rooms/demo-test/events"))) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Demo.roomsTopic().stats().subscriptions() == 0 && System.nanoTime() < deadline) Thread.onSpinWait();
+            TestResponse posted = client.post("/rooms/demo-test/messages", "application/json", "{\"text\":\"hello\\nroom\"}");
+            assertThat(posted.status()).isEqualTo(202);
+            long id = posted.jsonTree().get("id").asLong();
+            assertThat(room.next()).hasValue(new EventStream.Event("message", "hello\nroom", Long.toString(id)));
+            client.post("/rooms/demo-test/messages", "application/json", "{\"text\":\"second\"}");
+            assertThat(room.next().map(EventStream.Event::data)).hasValue("second");
+            try (EventStream resumed = client.events(TestRequest.get("/rooms/demo-test/events").header("Last-Event-ID", Long.toString(id)))) {
+                assertThat(resumed.next().map(EventStream.Event::data)).as("the message after the one it saw").hasValue("second");
+            }
+        }
+        assertThat(client.post("/rooms/demo-test/messages", "application/json", "{\"text\":\"\"}").status()).isEqualTo(422);
+        assertThat(client.post("/rooms/a.b/messages", "application/json", "{\"text\":\"x\"}").status())
+                .as("a room name that is not one subject segment").isEqualTo(422);
+    }
+
+    @Test
     void rootListsEveryRoute() {
         TestResponse r = client.get("/");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.text()).startsWith("Tidemill demo. Routes:\n");
         for (String route : List.of("GET /", "GET /hello", "GET /json", "GET /items/{id}", "GET /search",
-                "POST /users", "GET /work", "GET /sleep", "GET /async", "GET /stream")) {
+                "POST /users", "GET /work", "GET /sleep", "GET /async", "GET /stream", "GET /sse/ticks",
+                "POST /rooms/{room}/messages", "GET /rooms/{room}/events")) {
             assertThat(r.text()).contains("  " + route + "\n");
         }
     }

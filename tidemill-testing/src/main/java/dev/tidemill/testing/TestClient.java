@@ -250,6 +250,17 @@ public final class TestClient implements AutoCloseable {
     }
 
     /**
+     * Opens a Server-Sent Events stream: sends the request (with {@code Accept: text/event-stream})
+     * on a fresh connection and reads the head; events are then read with {@link EventStream#next()}.
+     *
+     * @param request the request; add {@code Last-Event-ID} to it to resume
+     * @return the stream, head read
+     */
+    public EventStream events(TestRequest request) {
+        return new EventStream(stream(request.header("Accept", "text/event-stream")));
+    }
+
+    /**
      * Closes every connection this client opened that is still open, then, if {@link #start}
      * started the server, stops it ({@link Server#close()}). Idempotent.
      */

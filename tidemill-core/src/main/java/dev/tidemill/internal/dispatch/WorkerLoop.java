@@ -262,6 +262,11 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         return thread.isAlive();
     }
 
+    /** @return whether the calling thread is some worker loop's thread (where a handler must not block) */
+    public static boolean onWorkerThread() {
+        return Thread.currentThread() instanceof WorkerThread;
+    }
+
     /** @return true if the calling thread is this loop's thread */
     public boolean inLoop() {
         return Thread.currentThread() == thread;

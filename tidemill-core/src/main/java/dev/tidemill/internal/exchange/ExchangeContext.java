@@ -9,6 +9,8 @@ import dev.tidemill.internal.server.AppSnapshot;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What every exchange of one server shares, whatever protocol carries it: the configuration, the
@@ -23,6 +25,8 @@ public final class ExchangeContext {
     private final Replies replies;
     private final BodyBinder binder;
     private volatile boolean draining;
+    /** Open Server-Sent Events streams: a graceful stop ends them (they never end by themselves). */
+    private final Set<SseSession> streams = ConcurrentHashMap.newKeySet();
 
     /**
      * @param app the app, frozen
@@ -66,9 +70,20 @@ public final class ExchangeContext {
         return draining;
     }
 
-    /** Marks the start of a graceful stop. */
+    /** Marks the start of a graceful stop; open event streams get a final event and end. */
     public void startDraining() {
         draining = true;
+        for (SseSession s : streams) s.serverStopping();
+    }
+
+    /** @param s a stream that opened; it is ended at once if a stop has begun */
+    void streamOpened(SseSession s) {
+        streams.add(s);
+        if (draining) s.serverStopping();
+    }
+
+    void streamEnded(SseSession s) {
+        streams.remove(s);
     }
 
     /** @return worker loops running */

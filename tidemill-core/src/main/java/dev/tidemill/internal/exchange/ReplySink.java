@@ -55,4 +55,10 @@ public interface ReplySink {
      *     compare-and-set (HTTP/1.1: the connection's event loop)
      */
     boolean onTransportThread();
+
+    /**
+     * @return the transport's own thread as a scheduler, for timers that belong to an exchange
+     *     (an event stream's ping); tasks run where {@link Exchange#transportClosed} runs
+     */
+    java.util.concurrent.ScheduledExecutorService scheduler();
 }

@@ -84,8 +84,7 @@ public final class StreamingBody implements ResponseStream {
         }
     }
 
-    /** The client left: the producer learns it from {@link #isOpen()}, failed writes and {@link #closed()}. */
-    /** The client left (called through the exchange). */
+    /** The client left (called through the exchange): the producer learns it from {@link #isOpen()}, failed writes and {@link #closed()}. */
     void clientGone() {
         if (open.compareAndSet(true, false)) {
             exchange.releaseSlot();

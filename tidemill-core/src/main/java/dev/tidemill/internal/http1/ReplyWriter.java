@@ -129,6 +129,11 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     }
 
     @Override
+    public java.util.concurrent.ScheduledExecutorService scheduler() {
+        return ctx.executor();
+    }
+
+    @Override
     public boolean onTransportThread() {
         return ctx.executor().inEventLoop();
     }

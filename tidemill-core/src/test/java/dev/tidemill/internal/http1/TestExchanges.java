@@ -52,6 +52,11 @@ final class TestExchanges implements AutoCloseable {
         }
 
         @Override
+        public java.util.concurrent.ScheduledExecutorService scheduler() {
+            throw new UnsupportedOperationException("no timers in these tests");
+        }
+
+        @Override
         public boolean onTransportThread() {
             return false; // these tests call from one thread, but take the general (CAS) path
         }

@@ -1,0 +1,204 @@
+package dev.tidemill;
+
+import dev.tidemill.internal.topic.LocalTopic;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * A named, process-wide publish/subscribe channel. Messages are published to a dotted
+ * <em>subject</em> ({@code room.42.message}); a subscription names one or more <em>patterns</em>:
+ * an exact subject, a prefix wildcard ({@code room.*}: every subject with a dot after
+ * {@code room}, at any depth) or the catch-all {@code *}. A message reaches a subscription at most
+ * once, however many of its patterns match.
+ *
+ * <p>Every subscription has its own bounded queue ({@link Builder#capacity}, default
+ * {@value #DEFAULT_CAPACITY}); what happens when it is full is the topic's {@link Overflow}
+ * policy. Nothing grows without bound: a slow subscriber costs at most its capacity.
+ *
+ * <p>Publishing is thread-safe from any thread. Messages get a topic-wide id, increasing by one
+ * from 1, and every subscription receives them in id order. A topic can keep the last messages for
+ * resuming clients ({@link Builder#replay}, used by SSE's {@code Last-Event-ID}).
+ *
+ * <pre>{@code
+ * Topic<String> chat = Topic.<String>builder("chat").overflow(Topic.Overflow.DROP_OLDEST).build();
+ * try (Subscription<String> room = chat.subscribe("room.42")) {   // on a virtual thread
+ *     chat.publish("room.42", "hello");
+ *     Topic.Message<String> m = room.next();
+ * }
+ * }</pre>
+ *
+ * @param <T> the message type
+ */
+public interface Topic<T> {
+    /** Messages a subscription holds before its topic's {@link Overflow} policy applies. */
+    int DEFAULT_CAPACITY = 1024;
+
+    /** What a publish does when a subscription's queue is full. */
+    enum Overflow {
+        /** The subscription's oldest pending message is dropped to make room (the default). */
+        DROP_OLDEST,
+        /** The new message is dropped for that subscription. */
+        DROP_NEWEST,
+        /**
+         * The publisher waits until there is room: lossless. Refused at publish time, with an
+         * {@link IllegalStateException}, on a thread that must never block (an I/O event loop or
+         * a worker loop).
+         */
+        BLOCK,
+        /**
+         * The publish delivers to every subscription with room, then throws a
+         * {@link TopicOverflowException} naming how many it missed.
+         */
+        ERROR,
+        /** A subscription that falls behind is closed, with a reason that says so. */
+        DISCONNECT
+    }
+
+    /**
+     * A published message.
+     *
+     * @param id the topic-wide id, from 1, increasing by one per publish
+     * @param subject the subject it was published to
+     * @param value the payload
+     * @param publishedNanos {@link System#nanoTime()} at publish (for latency measurements)
+     * @param <T> the payload type
+     */
+    record Message<T>(long id, String subject, T value, long publishedNanos) { }
+
+    /**
+     * What a replay returns: the messages after an id still in the buffer, and how many were
+     * already gone.
+     *
+     * @param messages the messages after the asked-for id, oldest first
+     * @param lost how many messages after that id the buffer no longer holds (0: none lost)
+     * @param <T> the payload type
+     */
+    record Replay<T>(List<Message<T>> messages, long lost) { }
+
+    /**
+     * Counters, read without stopping publishers (each is exact, together they are a snapshot of
+     * moments close to each other).
+     *
+     * @param published messages published
+     * @param delivered messages handed to subscribers (taken from their queues)
+     * @param dropped messages a subscription did not get (overflow, or closed while pending)
+     * @param pending messages waiting in subscription queues now
+     * @param subscriptions open subscriptions now
+     */
+    record Stats(long published, long delivered, long dropped, long pending, int subscriptions) { }
+
+    /**
+     * @param name the topic's name, unique in the process
+     * @param <T> the message type
+     * @return a builder; {@link Builder#build()} registers the topic
+     */
+    static <T> Builder<T> builder(String name) {
+        return LocalTopic.builder(name);
+    }
+
+    /**
+     * @param name a topic's name
+     * @return the open topic of that name, if there is one
+     */
+    static Optional<Topic<?>> find(String name) {
+        return LocalTopic.find(name);
+    }
+
+    /** @return the name */
+    String name();
+
+    /** @return messages each subscription holds before {@link #overflow()} applies */
+    int capacity();
+
+    /** @return the overflow policy */
+    Overflow overflow();
+
+    /**
+     * Publishes to every subscription with a matching pattern.
+     *
+     * @param subject a dotted subject: non-empty segments of any characters but {@code .} and
+     *     {@code *}, no leading or trailing dot
+     * @param value the payload (not null)
+     * @return the message's id
+     * @throws IllegalArgumentException for a malformed subject
+     * @throws TopicOverflowException under {@link Overflow#ERROR}, when a subscription was full
+     * @throws IllegalStateException under {@link Overflow#BLOCK} on a thread that must not block,
+     *     or when the topic is closed
+     */
+    long publish(String subject, T value);
+
+    /**
+     * A subscription read by pulling ({@link Subscription#next()}), typically on a virtual thread.
+     *
+     * @param patterns subjects, prefix wildcards ({@code a.b.*}) or {@code *}; at least one
+     * @return the subscription; it receives every message published after this returns
+     * @throws IllegalArgumentException for a malformed pattern
+     */
+    Subscription<T> subscribe(String... patterns);
+
+    /**
+     * A subscription whose messages run {@code onMessage} on {@code executor}: one task per burst
+     * of messages, never two at once, in id order. If {@code onMessage} throws, the subscription
+     * closes with the exception as its reason.
+     *
+     * @param executor where {@code onMessage} runs (a worker loop, an event loop, a virtual-thread executor)
+     * @param onMessage called once per message
+     * @param patterns as {@link #subscribe(String...)}
+     * @return the subscription ({@link Subscription#next()} is not available on it)
+     */
+    Subscription<T> subscribe(Executor executor, Consumer<Message<T>> onMessage, String... patterns);
+
+    /**
+     * @param afterId the last id a client saw (0: it saw none)
+     * @return the kept messages after {@code afterId}, and how many after it are gone; empty
+     *     when the topic keeps no replay buffer
+     */
+    Replay<T> replay(long afterId);
+
+    /** @return the id of the last message published (0 before the first) */
+    long lastId();
+
+    /** @return the topic's counters */
+    Stats stats();
+
+    /** Closes every subscription (reason "topic closed") and frees the name. Idempotent. */
+    void close();
+
+    /**
+     * Settings of a new topic.
+     *
+     * @param <T> the message type
+     */
+    interface Builder<T> {
+        /**
+         * @param messages queue size per subscription, 1 to 1,048,576; default {@value Topic#DEFAULT_CAPACITY}
+         * @return this
+         */
+        Builder<T> capacity(int messages);
+
+        /**
+         * @param policy what a publish does when a subscription is full; default {@link Overflow#DROP_OLDEST}
+         * @return this
+         */
+        Builder<T> overflow(Overflow policy);
+
+        /**
+         * Keeps the last messages for {@link Topic#replay}: at most {@code messages} of them, none
+         * older than {@code maxAge}. Default: no replay buffer.
+         *
+         * @param messages how many to keep, 1 to 1,048,576
+         * @param maxAge how long to keep one (positive)
+         * @return this
+         */
+        Builder<T> replay(int messages, Duration maxAge);
+
+        /**
+         * @return the topic, registered under its name
+         * @throws IllegalStateException if an open topic already has the name
+         */
+        Topic<T> build();
+    }
+}

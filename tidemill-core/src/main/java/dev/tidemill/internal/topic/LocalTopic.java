@@ -1,0 +1,320 @@
+package dev.tidemill.internal.topic;
+
+import dev.tidemill.Subscription;
+import dev.tidemill.Topic;
+import dev.tidemill.TopicOverflowException;
+import dev.tidemill.internal.dispatch.WorkerLoop;
+import io.netty.util.internal.ThreadExecutorMap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A topic in this process. A publish takes the topic's publish lock, gives the message the next
+ * id, keeps it for replay, and offers it to the subscriptions of each pattern that can match the
+ * subject ({@link Subjects#keys}); holding the lock through the fan-out is what makes every
+ * subscription see ids in order. Subscriptions per pattern are arrays replaced on change, so a
+ * fan-out that closes a subscription (DISCONNECT) iterates safely.
+ */
+public final class LocalTopic<T> implements Topic<T> {
+    /** Largest capacity and replay size accepted. */
+    static final int MAX_CAPACITY = 1 << 20;
+    private static final Map<String, LocalTopic<?>> TOPICS = new ConcurrentHashMap<>();
+    @SuppressWarnings("rawtypes")
+    private static final LocalSubscription[] NONE = new LocalSubscription[0];
+
+    private final String name;
+    private final int capacity;
+    private final Overflow overflow;
+    private final ReentrantLock publishLock = new ReentrantLock();
+    // Guarded by publishLock.
+    private final Map<String, LocalSubscription<T>[]> byPattern = new HashMap<>();
+    private final ReplayBuffer<T> replay;
+    private long lastId;
+    private int subscriptions;
+    private boolean closed;
+    private volatile long lastIdSeen;
+    private final LongAdder published = new LongAdder();
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+
+    private LocalTopic(String name, int capacity, Overflow overflow, ReplayBuffer<T> replay) {
+        this.name = name;
+        this.capacity = capacity;
+        this.overflow = overflow;
+        this.replay = replay;
+    }
+
+    /** @see Topic#builder */
+    public static <T> Topic.Builder<T> builder(String name) {
+        if (name == null || name.isBlank()) throw new IllegalArgumentException("a topic needs a name");
+        return new Builder<>(name);
+    }
+
+    /**
+     * @param pattern a well-formed pattern
+     * @param subject a well-formed subject
+     * @return whether the pattern matches the subject
+     */
+    public static boolean matches(String pattern, String subject) {
+        if (pattern.equals("*") || pattern.equals(subject)) return true;
+        return pattern.endsWith(".*") && subject.length() > pattern.length() - 1
+                && subject.startsWith(pattern.substring(0, pattern.length() - 1));
+    }
+
+    /** @throws IllegalArgumentException unless {@code pattern} is well-formed */
+    public static void checkPattern(String pattern) {
+        Subjects.checkPattern(pattern);
+    }
+
+    /** @see Topic#find */
+    public static Optional<Topic<?>> find(String name) {
+        return Optional.ofNullable(TOPICS.get(name));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public Overflow overflow() {
+        return overflow;
+    }
+
+    @Override
+    public long publish(String subject, T value) {
+        Subjects.checkSubject(subject);
+        Objects.requireNonNull(value, "value");
+        if (overflow == Overflow.BLOCK && mustNotBlock()) {
+            throw new IllegalStateException("topic " + name + " uses the BLOCK overflow policy: a publish on an I/O event "
+                    + "loop or a worker loop could block it and every connection it serves; publish from a virtual "
+                    + "thread (ExecutionMode.VIRTUAL) or choose another policy");
+        }
+        String[] keys = Subjects.keys(subject);
+        int missed = 0;
+        long id;
+        publishLock.lock();
+        try {
+            if (closed) throw new IllegalStateException("topic " + name + " is closed");
+            id = ++lastId;
+            lastIdSeen = id;
+            Message<T> m = new Message<>(id, subject, value, System.nanoTime());
+            published.increment();
+            if (replay != null) replay.add(m);
+            for (String key : keys) {
+                LocalSubscription<T>[] subs = byPattern.get(key);
+                if (subs == null) continue;
+                for (LocalSubscription<T> s : subs) {
+                    if (s.offer(m, overflow) == LocalSubscription.Offer.FULL) missed++;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for room in a subscription of topic " + name
+                    + " (BLOCK): the message has id " + lastId + " and was not delivered to every subscription", e);
+        } finally {
+            publishLock.unlock();
+        }
+        if (missed > 0) throw new TopicOverflowException(name, id, missed, capacity);
+        return id;
+    }
+
+    /** @return whether the calling thread serves other work that blocking would stall */
+    private static boolean mustNotBlock() {
+        return ThreadExecutorMap.currentExecutor() != null || WorkerLoop.onWorkerThread();
+    }
+
+    @Override
+    public Subscription<T> subscribe(String... patterns) {
+        return add(new LocalSubscription<>(this, Subjects.merge(patterns), capacity, null, null));
+    }
+
+    @Override
+    public Subscription<T> subscribe(Executor executor, Consumer<Message<T>> onMessage, String... patterns) {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(onMessage, "onMessage");
+        return add(new LocalSubscription<>(this, Subjects.merge(patterns), capacity, executor, m -> {
+            onMessage.accept(m);
+            return null;
+        }));
+    }
+
+    /**
+     * A callback subscription with back-pressure: while the stage {@code onMessage} returns is not
+     * complete, nothing more is delivered (messages wait in the queue, under the overflow policy);
+     * a stage that fails closes the subscription. For pumping a topic into a connection.
+     */
+    public Subscription<T> subscribeAsync(Executor executor, java.util.function.Function<Message<T>, java.util.concurrent.CompletionStage<?>> onMessage,
+            String... patterns) {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(onMessage, "onMessage");
+        return add(new LocalSubscription<>(this, Subjects.merge(patterns), capacity, executor, onMessage));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Subscription<T> add(LocalSubscription<T> s) {
+        publishLock.lock();
+        try {
+            if (closed) throw new IllegalStateException("topic " + name + " is closed");
+            for (String p : s.patterns()) {
+                LocalSubscription<T>[] old = byPattern.getOrDefault(p, NONE);
+                LocalSubscription<T>[] grown = Arrays.copyOf(old, old.length + 1);
+                grown[old.length] = s;
+                byPattern.put(p, grown);
+            }
+            subscriptions++;
+        } finally {
+            publishLock.unlock();
+        }
+        return s;
+    }
+
+    /** A subscription closed: it is taken out of the fan-out. */
+    @SuppressWarnings("unchecked")
+    void remove(LocalSubscription<T> s) {
+        publishLock.lock();
+        try {
+            boolean found = false;
+            for (String p : s.patterns()) {
+                LocalSubscription<T>[] old = byPattern.get(p);
+                if (old == null) continue;
+                List<LocalSubscription<T>> rest = new ArrayList<>(old.length);
+                for (LocalSubscription<T> o : old) {
+                    if (o == s) found = true;
+                    else rest.add(o);
+                }
+                if (rest.isEmpty()) byPattern.remove(p);
+                else byPattern.put(p, rest.toArray(NONE));
+            }
+            if (found) subscriptions--;
+        } finally {
+            publishLock.unlock();
+        }
+    }
+
+    void countDelivered() {
+        delivered.increment();
+    }
+
+    void countDropped(int n) {
+        if (n > 0) dropped.add(n);
+    }
+
+    @Override
+    public Replay<T> replay(long afterId) {
+        publishLock.lock();
+        try {
+            if (replay == null) return new Replay<>(List.of(), afterId >= 0 && afterId < lastId ? lastId - afterId : 0);
+            return replay.after(afterId, lastId, System.nanoTime());
+        } finally {
+            publishLock.unlock();
+        }
+    }
+
+    @Override
+    public long lastId() {
+        return lastIdSeen;
+    }
+
+    @Override
+    public Stats stats() {
+        List<LocalSubscription<T>> all = all();
+        long pending = 0;
+        for (LocalSubscription<T> s : all) pending += s.pending();
+        return new Stats(published.sum(), delivered.sum(), dropped.sum(), pending, all.size());
+    }
+
+    private List<LocalSubscription<T>> all() {
+        publishLock.lock();
+        try {
+            List<LocalSubscription<T>> out = new ArrayList<>(subscriptions);
+            for (LocalSubscription<T>[] subs : byPattern.values()) {
+                for (LocalSubscription<T> s : subs) if (!out.contains(s)) out.add(s);
+            }
+            return out;
+        } finally {
+            publishLock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        publishLock.lock();
+        try {
+            if (closed) return;
+            closed = true;
+        } finally {
+            publishLock.unlock();
+        }
+        for (LocalSubscription<T> s : all()) s.close("topic closed");
+        TOPICS.remove(name, this);
+    }
+
+    @Override
+    public String toString() {
+        return "topic " + name + " (" + overflow + ", capacity " + capacity + ")";
+    }
+
+    private static final class Builder<T> implements Topic.Builder<T> {
+        private final String name;
+        private int capacity = DEFAULT_CAPACITY;
+        private Overflow overflow = Overflow.DROP_OLDEST;
+        private int replayMessages;
+        private Duration replayAge;
+
+        Builder(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public Topic.Builder<T> capacity(int messages) {
+            if (messages < 1 || messages > MAX_CAPACITY) {
+                throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + MAX_CAPACITY);
+            }
+            this.capacity = messages;
+            return this;
+        }
+
+        @Override
+        public Topic.Builder<T> overflow(Overflow policy) {
+            this.overflow = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        @Override
+        public Topic.Builder<T> replay(int messages, Duration maxAge) {
+            if (messages < 1 || messages > MAX_CAPACITY) {
+                throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + MAX_CAPACITY);
+            }
+            if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
+            this.replayMessages = messages;
+            this.replayAge = maxAge;
+            return this;
+        }
+
+        @Override
+        public Topic<T> build() {
+            ReplayBuffer<T> buffer = replayMessages == 0 ? null : new ReplayBuffer<>(replayMessages, replayAge.toNanos());
+            LocalTopic<T> t = new LocalTopic<>(name, capacity, overflow, buffer);
+            LocalTopic<?> existing = TOPICS.putIfAbsent(name, t);
+            if (existing != null) throw new IllegalStateException("a topic named " + name + " is already open: " + existing);
+            return t;
+        }
+    }
+}
