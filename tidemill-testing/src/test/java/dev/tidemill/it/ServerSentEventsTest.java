@@ -170,4 +170,37 @@ class ServerSentEventsTest {
             }
         }
     }
+
+    @Test
+    void aStalledClientLosesMessagesUnderDropOldestWithoutHoldingBackTheOthersAndIsToldWhatItLost() {
+        topic = Topic.<String>builder("sse-stalled").capacity(8).overflow(Topic.Overflow.DROP_OLDEST).build();
+        String kib = "x".repeat(1024);
+        int n = 8_000; // 8 MiB: more than the kernel's socket buffers and Netty's write buffer hold for a client that reads nothing
+        try (TestClient client = Setup.onDefaultTransport(ExecutionMode.IO).start(app -> app.get("/all",
+                req -> Response.sse(topic, "*", m -> SseEvent.data(m.value()))));
+                EventStream stalled = client.events(TestRequest.get("/all"));
+                EventStream fast = client.events(TestRequest.get("/all"))) {
+            Eventually.until("both subscribed", () -> topic.stats().subscriptions() == 2);
+            for (int i = 1; i <= n; i++) {
+                topic.publish("t", kib);
+                // The fast client reads each message before the next is published: it never falls behind.
+                assertThat(fast.next().map(Event::lastEventId)).hasValue(Integer.toString(i));
+            }
+            assertThat(topic.stats().dropped()).as("the stalled client's queue overflowed").isPositive();
+            // Now the stalled client reads: what it did not get is announced, then it catches up to the end.
+            boolean toldOfLoss = false;
+            String last = "";
+            while (!last.equals(Integer.toString(n))) {
+                Event e = stalled.next().orElseThrow();
+                if (e.type().equals("lost")) {
+                    toldOfLoss = true;
+                    assertThat(e.data()).contains("dropped: this client fell behind");
+                } else {
+                    assertThat(e.data()).isEqualTo(kib);
+                }
+                last = e.lastEventId();
+            }
+            assertThat(toldOfLoss).isTrue();
+        }
+    }
 }
