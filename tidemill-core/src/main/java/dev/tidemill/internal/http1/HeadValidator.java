@@ -101,12 +101,22 @@ final class HeadValidator {
     private int emptyLines;
     private int tokenLength;
     private int line;
+    // Where the parts of the last complete head are, counted from where the head starts, so the
+    // decoder can build the request from them without scanning the bytes again (see Head).
+    private int methodStart;
+    private int methodEnd;
+    private int targetEnd;
+    private int versionEnd;
+    /** Per header line: name start, name end (the colon), value start, value end (the CR). */
+    private int[] fields = new int[64];
+    private int fieldCount;
     /** The version's bytes so far, packed (at most 8: "HTTP/d.d"), and how many. No per-connection buffer. */
     private long version;
     private int versionLength;
 
     /** Starts over for the next head. */
     void reset() {
+        fieldCount = 0;
         state = EMPTY_LINES;
         scanned = 0;
         emptyLines = 0;
@@ -178,12 +188,15 @@ final class HeadValidator {
                     } else if (b < 128 && TCHAR[b]) {
                         st = METHOD;
                         tl = 1;
+                        methodStart = sc - 1;
+                        fieldCount = 0;
                     } else {
                         throw bad("request method: " + describe(b) + " is not a token character");
                     }
                 }
                 case METHOD -> { // a byte the run loop stopped at: not a token character
                     if (b == ' ') {
+                        methodEnd = sc - 1;
                         st = TARGET;
                         tl = 0;
                     } else if (b == '\r' || b == '\n') {
@@ -195,6 +208,7 @@ final class HeadValidator {
                 case TARGET -> {
                     if (b == ' ') {
                         if (tl == 0) throw bad("more than one space between the method and the target");
+                        targetEnd = sc - 1;
                         st = VERSION;
                         version = 0;
                         versionLength = 0;
@@ -207,6 +221,7 @@ final class HeadValidator {
                 case VERSION -> {
                     if (b == '\r') {
                         checkVersion();
+                        versionEnd = sc - 1;
                         st = REQUEST_LINE_LF;
                     } else if (versionLength >= 8 || b == ' ' || b < 0x21 || b > 0x7e) {
                         throw bad(b == ' ' ? "request line: more than three parts, or a space after the version"
@@ -237,14 +252,20 @@ final class HeadValidator {
                     } else {
                         st = NAME;
                         name(b);
+                        startField(sc - 1);
                     }
                 }
                 case NAME -> {
-                    if (b == ':') st = VALUE; else name(b);
+                    if (b != ':') name(b);
+                    st = VALUE;
+                    fields[4 * fieldCount + 1] = sc - 1;
+                    fields[4 * fieldCount + 2] = sc;
                 }
                 case VALUE -> {
                     if (b == '\r') {
                         st = LINE_LF;
+                        fields[4 * fieldCount + 3] = sc - 1;
+                        fieldCount++;
                     } else if (b == '\n') {
                         throw bad("header line " + line + ": a bare LF");
                     } else {
@@ -257,7 +278,9 @@ final class HeadValidator {
                 }
                 case END_LF -> {
                     if (b != '\n') throw bad("a bare CR ending the header block");
+                    int fieldsFound = fieldCount;
                     reset();
+                    fieldCount = fieldsFound; // the offsets describe this head until the next one starts
                     return sc;
                 }
                 default -> throw new IllegalStateException("state " + st);
@@ -267,6 +290,40 @@ final class HeadValidator {
         scanned = sc;
         tokenLength = tl;
         return INCOMPLETE;
+    }
+
+    /** Starts a header line's record at {@code pos} (name start); grows the table as needed. */
+    private void startField(int pos) {
+        if (4 * fieldCount + 4 > fields.length) fields = java.util.Arrays.copyOf(fields, fields.length * 2);
+        fields[4 * fieldCount] = pos;
+    }
+
+    // Offsets of the last complete head, from where it starts (valid until the next feed).
+
+    int methodStart() {
+        return methodStart;
+    }
+
+    int methodEnd() {
+        return methodEnd;
+    }
+
+    int targetEnd() {
+        return targetEnd;
+    }
+
+    int versionEnd() {
+        return versionEnd;
+    }
+
+    /** @return the header lines of the last complete head */
+    int fieldCount() {
+        return fieldCount;
+    }
+
+    /** @return the offsets of header line {@code i}: name start, name end, value start, value end, at {@code 4 i} */
+    int[] fields() {
+        return fields;
     }
 
     /** @return bytes scanned of a head not yet complete */

@@ -3,18 +3,23 @@ package dev.tidemill.internal.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Netty's request decoder, made strict. Before Netty parses a request head, {@link HeadValidator}
- * checks its bytes against the grammar and a head it refuses never reaches the parser: the
+ * Netty's request decoder, made strict, with a fast path. Before any head is parsed,
+ * {@link HeadValidator} checks its bytes against the grammar, and a head of the common shape is
+ * then built here from the offsets the validator recorded (see {@code ownHead}); the rest go to
+ * Netty's parser. A head the validator refuses never reaches a parser: the
  * decoder emits a failed message instead (the connection handler answers and closes) and discards
  * the rest of the connection's input, as Netty does after its own failures. A head is handed to
  * Netty once complete, or once it is longer than the request-line and header limits together, so
@@ -57,6 +62,13 @@ final class RequestDecoder extends HttpRequestDecoder {
     private boolean headChecked;
     /** A head was refused: everything after it is discarded. */
     private boolean refused;
+    /** Body bytes still to come of a request whose head was built here (not by Netty); 0 when none. */
+    private long ownRemaining;
+    private final int maxRequestLine;
+    private final int maxHeaderBytes;
+    private final int maxChunk;
+    /** The bytes of the head being built, reused (grows to the longest head seen, at most the bound). */
+    private byte[] head = new byte[256];
 
     /**
      * @param config Netty's decoder settings
@@ -66,6 +78,9 @@ final class RequestDecoder extends HttpRequestDecoder {
      */
     RequestDecoder(HttpDecoderConfig config, int headBound, int maxLeadingEmptyLines) {
         super(config);
+        this.maxRequestLine = config.getMaxInitialLineLength();
+        this.maxHeaderBytes = config.getMaxHeaderSize();
+        this.maxChunk = config.getMaxChunkSize();
         this.headBound = headBound;
         this.validator = new HeadValidator(maxLeadingEmptyLines);
     }
@@ -91,11 +106,18 @@ final class RequestDecoder extends HttpRequestDecoder {
             buffer.skipBytes(buffer.readableBytes());
             return;
         }
+        if (ownRemaining > 0) {
+            ownBody(buffer, out);
+            return;
+        }
         if (!inMessage && !headChecked && buffer.isReadable()) {
             try {
-                if (validator.feed(buffer) == HeadValidator.INCOMPLETE) {
+                int length = validator.feed(buffer);
+                if (length == HeadValidator.INCOMPLETE) {
                     if (validator.pending() <= headBound) return; // wait for the rest of the head
                     validator.reset(); // past every limit: Netty's parser answers 414 or 431
+                } else if (ownHead(buffer, length, out)) {
+                    return;
                 }
                 headChecked = true;
             } catch (HeadValidator.MalformedHeadException e) {
@@ -119,6 +141,116 @@ final class RequestDecoder extends HttpRequestDecoder {
             }
             if (o instanceof LastHttpContent) inMessage = false;
         }
+    }
+
+    /**
+     * Builds the request from the offsets the validator recorded while it checked the head, so its
+     * bytes are scanned once, not twice (Netty's parser would split lines, find colons and trim
+     * values again). Only the common shape is built here: a head within the request-line and
+     * header limits, no {@code Transfer-Encoding}, at most one {@code Content-Length} of plain
+     * digits. Anything else returns false and goes to Netty's parser, whose answers (414, 431,
+     * chunked bodies, ambiguous or malformed framing) stay exactly what they were.
+     *
+     * @return whether the head was consumed and the request (and, with no body, its end) emitted
+     */
+    private boolean ownHead(ByteBuf buf, int length, List<Object> out) {
+        HeadValidator v = validator;
+        int ms = v.methodStart();
+        if (v.versionEnd() - ms > maxRequestLine) return false;
+        int n = v.fieldCount();
+        int[] f = v.fields();
+        if (n > 0 && f[4 * (n - 1) + 3] - f[0] > maxHeaderBytes) return false;
+        if (head.length < length) head = new byte[Math.max(length, 2 * head.length)];
+        byte[] h = head;
+        buf.getBytes(buf.readerIndex(), h, 0, length);
+        long contentLength = 0;
+        boolean lengthSeen = false;
+        for (int i = 0; i < n; i++) {
+            int at = f[4 * i];
+            int nameLength = f[4 * i + 1] - at;
+            if (nameLength == 17 && named(h, at, TRANSFER_ENCODING)) return false;
+            if (nameLength == 14 && named(h, at, CONTENT_LENGTH)) {
+                if (lengthSeen) return false;
+                lengthSeen = true;
+                contentLength = digits(h, f[4 * i + 2], f[4 * i + 3]);
+                if (contentLength < 0) return false;
+            }
+        }
+        RequestHeaders headers = new RequestHeaders();
+        for (int i = 0; i < n; i++) {
+            int at = f[4 * i];
+            int valueStart = f[4 * i + 2];
+            int valueEnd = f[4 * i + 3];
+            while (valueStart < valueEnd && (h[valueStart] == ' ' || h[valueStart] == '\t')) valueStart++;
+            while (valueEnd > valueStart && (h[valueEnd - 1] == ' ' || h[valueEnd - 1] == '\t')) valueEnd--;
+            headers.add(latin1(h, at, f[4 * i + 1]), latin1(h, valueStart, valueEnd));
+        }
+        int me = v.methodEnd();
+        int te = v.targetEnd();
+        HttpMethod method = HttpMethod.valueOf(latin1(h, ms, me));
+        String uri = latin1(h, me + 1, te);
+        HttpVersion version = version(h, te + 1, v.versionEnd());
+        buf.skipBytes(length);
+        out.add(new DefaultHttpRequest(version, method, uri, headers));
+        partialReported = false;
+        headStarted = false;
+        if (contentLength == 0) {
+            out.add(LastHttpContent.EMPTY_LAST_CONTENT);
+        } else {
+            ownRemaining = contentLength;
+            inMessage = true;
+        }
+        return true;
+    }
+
+    /** Emits the next piece of a body framed by Content-Length, as Netty would (at most maxChunk bytes, the last one as LastHttpContent). */
+    private void ownBody(ByteBuf buf, List<Object> out) {
+        int n = (int) Math.min(Math.min(buf.readableBytes(), ownRemaining), maxChunk);
+        if (n == 0) return;
+        ByteBuf piece = buf.readRetainedSlice(n);
+        ownRemaining -= n;
+        if (ownRemaining == 0) {
+            inMessage = false;
+            out.add(new DefaultLastHttpContent(piece));
+        } else {
+            out.add(new DefaultHttpContent(piece));
+        }
+    }
+
+    private static final byte[] TRANSFER_ENCODING = "transfer-encoding".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "content-length".getBytes(StandardCharsets.US_ASCII);
+
+    /** @return whether {@code h[at..]} is {@code lower} in any case (the validator made every name byte a token character) */
+    private static boolean named(byte[] h, int at, byte[] lower) {
+        for (int i = 0; i < lower.length; i++) {
+            if ((h[at + i] | 0x20) != lower[i] && !(lower[i] == '-' && h[at + i] == '-')) return false;
+        }
+        return true;
+    }
+
+    /** @return the value as a length (surrounding whitespace allowed), or -1 unless it is 1 to 18 plain digits */
+    private static long digits(byte[] h, int from, int to) {
+        while (from < to && (h[from] == ' ' || h[from] == '\t')) from++;
+        while (to > from && (h[to - 1] == ' ' || h[to - 1] == '\t')) to--;
+        if (to == from || to - from > 18) return -1;
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            int d = h[i] - '0';
+            if (d < 0 || d > 9) return -1;
+            v = v * 10 + d;
+        }
+        return v;
+    }
+
+    private static String latin1(byte[] h, int from, int to) {
+        return new String(h, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    private static HttpVersion version(byte[] h, int from, int to) {
+        // The validator accepted exactly HTTP/d.d here.
+        if (to - from == 8 && h[from + 5] == '1' && h[from + 7] == '1') return HttpVersion.HTTP_1_1;
+        if (to - from == 8 && h[from + 5] == '1' && h[from + 7] == '0') return HttpVersion.HTTP_1_0;
+        return HttpVersion.valueOf(latin1(h, from, to));
     }
 
     @Override
