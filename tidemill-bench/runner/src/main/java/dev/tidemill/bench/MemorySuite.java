@@ -230,8 +230,8 @@ public final class MemorySuite {
             try (RunningTarget running = RunningTarget.start(withNmt(t), cpus, work.resolve("loops-" + n))) {
                 firstAnswer(running.port(), System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
                 sleep(SETTLE_MILLIS);
-                long heap = liveHeapKb(running.pid());
-                LoopRow row = new LoopRow(n, rssKb(running.pid()), heap, threads(running.pid()));
+                long heap = JvmReadings.liveHeapKb(running.pid());
+                LoopRow row = new LoopRow(n, JvmReadings.rssKb(running.pid()), heap, JvmReadings.threads(running.pid()));
                 loops.add(row);
                 out.printf(Locale.ROOT, "tidemill loop x%d: RSS %,d KiB, live heap %,d KiB, %d threads%n", n, row.rssKb(),
                         row.heapKb(), row.threads());
@@ -259,9 +259,9 @@ public final class MemorySuite {
         Result result = new Result(settings.quick() ? "memory-quick" : "memory", settings.quick(), started,
                 Instant.now().toString(), fingerprint, preflight, conf, records, rows, loops,
                 slope(loops, LoopRow::rssKb), slope(loops, LoopRow::heapKb));
-        Path json = ResultFile.write(settings.outDir(), result.suite(), result, page(result));
+        Path json = ResultFile.write(settings.outDir(), result.suite(), result, MemoryReport.page(result));
         out.println();
-        out.print(markdown(result));
+        out.print(MemoryReport.markdown(result));
         return json;
     }
 
@@ -355,16 +355,16 @@ public final class MemorySuite {
                 rec.put("env", withNmt(t).launch().at(running.port(), cpus.server().size(), work).env());
                 records.add(rec);
                 sleep(SETTLE_MILLIS);
-                heapIdle = liveHeapKb(running.pid());
-                rssIdle = rssKb(running.pid());
-                nmtIdle = nativeMemory(running.pid()).orElse(null);
+                heapIdle = JvmReadings.liveHeapKb(running.pid());
+                rssIdle = JvmReadings.rssKb(running.pid());
+                nmtIdle = JvmReadings.nativeMemory(running.pid()).orElse(null);
                 if (settings.connections() > 0) {
                     try (IdleConnections conns = IdleConnections.open("127.0.0.1", running.port(), Scenario.PLAINTEXT_PATH,
                             settings.connections(), BATCH, 10_000)) {
                         sleep(SETTLE_MILLIS);
-                        heapConns = liveHeapKb(running.pid());
-                        rssConns = rssKb(running.pid());
-                        nmtConns = nativeMemory(running.pid()).orElse(null);
+                        heapConns = JvmReadings.liveHeapKb(running.pid());
+                        rssConns = JvmReadings.rssKb(running.pid());
+                        nmtConns = JvmReadings.nativeMemory(running.pid()).orElse(null);
                         answered = conns.answered();
                         failed = conns.failed();
                         closed = conns.closedEarly();
@@ -415,28 +415,6 @@ public final class MemorySuite {
         throw new IllegalStateException("no correct answer to GET " + Scenario.PLAINTEXT_PATH + ": " + last);
     }
 
-    /** @return VmRSS in KiB, or -1 */
-    static long rssKb(long pid) {
-        return Host.read("/proc/" + pid + "/status").flatMap(s -> field(s, "VmRSS")).orElse(-1L);
-    }
-
-    /** @return the Threads count of /proc/<pid>/status, or -1 */
-    static int threads(long pid) {
-        return Host.read("/proc/" + pid + "/status").flatMap(s -> field(s, "Threads")).map(Long::intValue).orElse(-1);
-    }
-
-    static Optional<Long> field(String status, String name) {
-        Matcher m = Pattern.compile("(?m)^" + name + ":\\s+(\\d+)").matcher(status);
-        return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
-    }
-
-    /** @return live heap after a full GC (KiB), or -1 when jcmd could not tell */
-    static long liveHeapKb(long pid) {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Host.output(jcmd, Long.toString(pid), "GC.run");
-        return Host.output(jcmd, Long.toString(pid), "GC.heap_info").map(MemorySuite::parseHeapUsedKb).orElse(-1L);
-    }
-
     /** @return the target started with {@link #NMT_FLAG} right after the {@code java} executable */
     static Target withNmt(Target t) {
         return withFlag(t, NMT_FLAG);
@@ -460,43 +438,6 @@ public final class MemorySuite {
                 && (l.contains("warning") || l.contains("error") || l.contains("mismatch") || l.contains("disabled"));
     }
 
-    /** @return the NMT summary of a JVM started with {@link #NMT_FLAG}, or empty when jcmd could not tell */
-    static Optional<Nmt> nativeMemory(long pid) {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        return Host.output(jcmd, Long.toString(pid), "VM.native_memory", "summary").flatMap(MemorySuite::parseNmt);
-    }
-
-    /**
-     * @param summary the output of {@code jcmd <pid> VM.native_memory summary}
-     * @return total committed and committed per category (largest first), or empty without a total
-     */
-    static Optional<Nmt> parseNmt(String summary) {
-        Matcher total = Pattern.compile("(?m)^Total: reserved=\\d+KB, committed=(\\d+)KB").matcher(summary);
-        if (!total.find()) return Optional.empty();
-        Matcher m = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB").matcher(summary);
-        List<Map.Entry<String, Long>> categories = new ArrayList<>();
-        while (m.find()) categories.add(Map.entry(m.group(1).trim(), Long.parseLong(m.group(2))));
-        categories.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-        Map<String, Long> sorted = new LinkedHashMap<>();
-        categories.forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        return Optional.of(new Nmt(Long.parseLong(total.group(1)), sorted));
-    }
-
-    /**
-     * @param heapInfo the output of {@code jcmd <pid> GC.heap_info} under ParallelGC
-     * @return young + old "used" in KiB, or -1 when neither is there
-     */
-    static long parseHeapUsedKb(String heapInfo) {
-        Matcher m = Pattern.compile("(?m)^\\s*(PSYoungGen|ParOldGen)\\s+total \\d+K, used (\\d+)K").matcher(heapInfo);
-        long used = 0;
-        boolean any = false;
-        while (m.find()) {
-            used += Long.parseLong(m.group(2));
-            any = true;
-        }
-        return any ? used : -1;
-    }
-
     static double median(List<Double> values) {
         if (values.isEmpty()) return Double.NaN;
         List<Double> s = values.stream().sorted().toList();
@@ -516,72 +457,6 @@ public final class MemorySuite {
             den += (r.loops() - mx) * (r.loops() - mx);
         }
         return den == 0 ? Double.NaN : num / den;
-    }
-
-    static String page(Result r) {
-        return "# Tidemill bench, memory and start suite" + (r.quick() ? " (quick)" : "") + ", " + r.startedUtc() + "\n\n"
-                + "Every JVM target with the same flags (`" + r.configuration().get("jvmFlags") + "`), pinned to server CPUs "
-                + r.configuration().get("serverCpus") + ". RSS: " + r.configuration().get("rss") + "; live heap: "
-                + r.configuration().get("heap") + "; native memory: " + r.configuration().getOrDefault("nmt", "not read")
-                + ", every JVM target started with " + r.configuration().getOrDefault("memorySuiteFlags", "[]")
-                + " in this suite only. First answer: " + r.configuration().get("firstResponse") + ", median of "
-                + r.configuration().get("starts") + " start(s).\n\n" + markdown(r);
-    }
-
-    /**
-     * @param r the result
-     * @return both Markdown tables
-     */
-    public static String markdown(Result r) {
-        StringBuilder b = new StringBuilder("| target | first answer ms (median) | RSS idle MiB | live heap idle MiB "
-                + "| NMT committed idle MiB (outside heap) | idle connections | RSS with them MiB | live heap with them MiB "
-                + "| NMT committed with them MiB (outside heap) | RSS per connection KiB | live heap per connection KiB | notes |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        for (TargetRow t : r.rows()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %,d | %s | %s | %s | %s | %s | %s |%n", t.target(),
-                    Double.isNaN(t.medianFirstResponseMs()) ? "-" : String.format(Locale.ROOT, "%.0f", t.medianFirstResponseMs()),
-                    mib(t.rssIdleKb()), mib(t.heapIdleKb()), nmt(t.nmtIdle()), t.connectionsAnswered(), mib(t.rssConnectionsKb()),
-                    mib(t.heapConnectionsKb()), nmt(t.nmtConnections()), kib(t.rssPerConnectionKb()),
-                    kib(t.heapPerConnectionKb()), String.join("; ", t.notes())));
-        }
-        r.rows().stream().filter(t -> t.target().equals(TargetCatalog.BASELINE)).findFirst()
-                .filter(base -> !Double.isNaN(base.medianFirstResponseMs())).ifPresent(base -> {
-                    b.append("\nFirst answer / the baseline's (median): ");
-                    b.append(String.join(", ", r.rows().stream().filter(t -> !Double.isNaN(t.medianFirstResponseMs()))
-                            .filter(t -> t != base).map(t -> String.format(Locale.ROOT, "%s %.2fx", t.target(),
-                                    t.medianFirstResponseMs() / base.medianFirstResponseMs())).toList()));
-                    b.append(".\n");
-                });
-        if (r.rows().stream().anyMatch(t -> t.nmtIdle() != null)) {
-            b.append("\nNative memory idle (NMT), committed MiB, largest categories (all in the JSON):\n\n"
-                    + "| target | total | largest categories |\n|---|---:|---|\n");
-            for (TargetRow t : r.rows()) {
-                if (t.nmtIdle() == null) continue;
-                b.append("| ").append(t.target()).append(" | ").append(mib(t.nmtIdle().committedKb())).append(" | ")
-                        .append(String.join(", ", t.nmtIdle().categoriesCommittedKb().entrySet().stream().limit(TOP_CATEGORIES)
-                                .map(e -> e.getKey() + " " + mib(e.getValue())).toList())).append(" |\n");
-            }
-        }
-        b.append("\nTidemill LOOP, idle, by worker loops:\n\n| worker loops | RSS MiB | live heap MiB | threads |\n|---:|---:|---:|---:|\n");
-        for (LoopRow l : r.loops()) {
-            b.append(String.format(Locale.ROOT, "| %d | %s | %s | %d |%n", l.loops(), mib(l.rssKb()), mib(l.heapKb()), l.threads()));
-        }
-        b.append(String.format(Locale.ROOT, "%nPer extra worker loop (least-squares slope): RSS %s KiB, live heap %s KiB.%n",
-                Double.isNaN(r.rssPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.rssPerLoopKb()),
-                Double.isNaN(r.heapPerLoopKb()) ? "-" : String.format(Locale.ROOT, "%.0f", r.heapPerLoopKb())));
-        return b.toString();
-    }
-
-    private static String nmt(Nmt n) {
-        return n == null ? "-" : mib(n.committedKb()) + " (" + mib(n.outsideHeapKb()) + ")";
-    }
-
-    private static String kib(double kb) {
-        return Double.isNaN(kb) ? "-" : String.format(Locale.ROOT, "%.1f", kb);
-    }
-
-    private static String mib(long kb) {
-        return kb < 0 ? "-" : String.format(Locale.ROOT, "%.1f", kb / 1024.0);
     }
 
     private static void sleep(long ms) {

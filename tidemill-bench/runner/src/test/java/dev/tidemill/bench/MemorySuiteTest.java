@@ -21,8 +21,8 @@ class MemorySuiteTest {
                  ParOldGen       total 699392K, used 2048K [0x00000000c0000000, 0x00000000eab00000, 0x00000000eab00000)
                  Metaspace       used 9876K, committed 10240K, reserved 1114112K
                 """;
-        assertThat(MemorySuite.parseHeapUsedKb(heapInfo)).isEqualTo(5243 + 2048);
-        assertThat(MemorySuite.parseHeapUsedKb("12345:\n garbage-first heap   total 1048576K, used 1024K")).isEqualTo(-1);
+        assertThat(JvmReadings.parseHeapUsedKb(heapInfo)).isEqualTo(5243 + 2048);
+        assertThat(JvmReadings.parseHeapUsedKb("12345:\n garbage-first heap   total 1048576K, used 1024K")).isEqualTo(-1);
     }
 
     @Test
@@ -49,12 +49,12 @@ class MemorySuiteTest {
 
                 -    Native Memory Tracking (reserved=877KB, committed=877KB)
                 """;
-        MemorySuite.Nmt nmt = MemorySuite.parseNmt(summary).orElseThrow();
+        MemorySuite.Nmt nmt = JvmReadings.parseNmt(summary).orElseThrow();
         assertThat(nmt.committedKb()).isEqualTo(1127977);
         assertThat(nmt.categoriesCommittedKb()).containsExactly(Map.entry("Java Heap", 1048576L), Map.entry("GC", 26039L),
                 Map.entry("Class", 1679L), Map.entry("Native Memory Tracking", 877L));
         assertThat(nmt.outsideHeapKb()).isEqualTo(1127977 - 1048576);
-        assertThat(MemorySuite.parseNmt("5931:\nNative memory tracking is not enabled\n")).isEmpty();
+        assertThat(JvmReadings.parseNmt("5931:\nNative memory tracking is not enabled\n")).isEmpty();
     }
 
     @Test
@@ -97,9 +97,9 @@ class MemorySuiteTest {
     @Test
     void statusFieldsAreReadByName() {
         String status = "Name:\tjava\nThreads:\t27\nVmPeak:\t 99 kB\nVmRSS:\t  123456 kB\n";
-        assertThat(MemorySuite.field(status, "VmRSS")).contains(123456L);
-        assertThat(MemorySuite.field(status, "Threads")).contains(27L);
-        assertThat(MemorySuite.field(status, "VmSwap")).isEmpty();
+        assertThat(JvmReadings.field(status, "VmRSS")).contains(123456L);
+        assertThat(JvmReadings.field(status, "Threads")).contains(27L);
+        assertThat(JvmReadings.field(status, "VmSwap")).isEmpty();
     }
 
     @Test
@@ -131,7 +131,7 @@ class MemorySuiteTest {
                         new MemorySuite.Nmt(1100 * 1024, new java.util.LinkedHashMap<>(Map.of("Java Heap", 1024L * 1024))), null,
                         List.of())),
                 List.of(new MemorySuite.LoopRow(1, 61440, 8192, 20)), Double.NaN, Double.NaN);
-        String md = MemorySuite.page(r);
+        String md = MemoryReport.page(r);
         assertThat(md).contains("| tidemill-loop | 410 | 60.0 | 8.0 | 1100.0 (76.0) | 10,000 | 100.0 | 20.0 | - | 4.1 | 1.2 |  |")
                 .contains("| tidemill-loop | 1100.0 | Java Heap 1024.0 |")
                 .contains("| 1 | 60.0 | 8.0 | 20 |").contains("RSS - KiB");
