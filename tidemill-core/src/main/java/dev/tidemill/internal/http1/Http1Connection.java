@@ -13,7 +13,6 @@ import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.exchange.Verdict;
 import dev.tidemill.internal.http1.ConnectionDeadlines.Kind;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
@@ -55,7 +54,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private final Limits limits;
     private final Timeouts timeouts;
     private final ReplyRing ring;
-    private final RequestDecoder decoder;
+    private final UpgradeHandoff upgrade;
     private final BodyReader body = new BodyReader();
     private final WriteStallWatch writeWatch = new WriteStallWatch();
     private ArrayDeque<Object> backlog; // parked messages; created when a first one parks
@@ -70,16 +69,11 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private boolean partialHead;
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
-    /**
-     * The request that asked to switch protocols, until it is answered: the decoder holds what
-     * came after it, and the socket is not read (a 101 hands those bytes to the new protocol).
-     */
-    private Exchange upgrading;
 
     Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher,
             RequestDecoder decoder) {
         this.server = server;
-        this.decoder = decoder;
+        this.upgrade = new UpgradeHandoff(decoder);
         this.gate = server.gate();
         this.limits = server.config().limits();
         this.timeouts = server.config().timeouts();
@@ -217,10 +211,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;
-        if (decoder.holding()) {
-            upgrading = ex;
-            ctx.channel().config().setAutoRead(false);
-        }
+        upgrade.headRead(ex, ctx);
         Verdict verdict = checks.check(req, http10);
         if (verdict == null) verdict = gate.route(ex, Math.max(0, HeadChecks.declaredLength(req)));
         if (verdict == null) verdict = HeadChecks.expect(req, http10);
@@ -319,7 +310,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             backlog.poll();
             handle(m);
         }
-        if (!parked() && reading != CLOSED && upgrading == null && !mustPark() && !ctx.channel().config().isAutoRead()) {
+        if (!parked() && reading != CLOSED && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -346,30 +337,15 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     @Override
     public void resume() {
-        if (upgrading != null && !ring.holds(upgrading)) { // answered, and not with a 101: HTTP/1.1 goes on
-            upgrading = null;
-            decoder.resumeDecoding();
-        }
+        upgrade.answered(ring);
         readBacklog();
     }
 
     @Override
     public void takeOver(ConnectionTakeover takeover) {
         reading = CLOSED;
-        upgrading = null;
         deadlines.cancel();
-        // A fresh task: this may run inside the decoder's own read, which must not remove itself mid-decode.
-        ctx.executor().execute(() -> {
-            if (!ctx.channel().isActive()) {
-                takeover.abandoned();
-                return;
-            }
-            takeover.install(ctx.channel());
-            ChannelPipeline p = ctx.pipeline();
-            p.remove(this);
-            p.remove(decoder); // what the peer sent after its handshake reaches the new handlers now
-            ctx.channel().config().setAutoRead(true);
-        });
+        upgrade.takeOver(ctx, takeover, this);
     }
 
     @Override

@@ -35,17 +35,21 @@ final class Callbacks {
 
     /** @param task a callback; IO mode: called on the event loop */
     void submit(Runnable task) {
-        tasks.offer(task);
         if (mode == ExecutionMode.IO) {
-            if (drainingInline) return;
+            if (drainingInline) { // a callback's own stack (it closed, say): after it, not inside it
+                tasks.offer(task);
+                return;
+            }
             drainingInline = true;
             try {
+                run(task); // the common case: nothing queued, so no queue round trip
                 for (Runnable t; (t = tasks.poll()) != null; ) run(t);
             } finally {
                 drainingInline = false;
             }
             return;
         }
+        tasks.offer(task);
         if (scheduled.compareAndSet(false, true)) schedule();
     }
 
