@@ -67,11 +67,10 @@ class StalledEventReadersTest {
         }
     }
 
-    private static long heapAfterGc() throws InterruptedException {
+    private static long heapAfterGc() {
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(100);
+            System.gc(); // a full, stop-the-world collection with the default collector
             used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
