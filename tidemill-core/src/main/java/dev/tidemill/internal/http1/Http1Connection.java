@@ -4,6 +4,7 @@ import dev.tidemill.Limits;
 import dev.tidemill.Problem;
 import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.RequestTarget;
@@ -12,10 +13,12 @@ import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.exchange.Verdict;
 import dev.tidemill.internal.http1.ConnectionDeadlines.Kind;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
@@ -52,6 +55,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private final Limits limits;
     private final Timeouts timeouts;
     private final ReplyRing ring;
+    private final RequestDecoder decoder;
     private final BodyReader body = new BodyReader();
     private final WriteStallWatch writeWatch = new WriteStallWatch();
     private ArrayDeque<Object> backlog; // parked messages; created when a first one parks
@@ -66,9 +70,16 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private boolean partialHead;
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
+    /**
+     * The request that asked to switch protocols, until it is answered: the decoder holds what
+     * came after it, and the socket is not read (a 101 hands those bytes to the new protocol).
+     */
+    private Exchange upgrading;
 
-    Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher) {
+    Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher,
+            RequestDecoder decoder) {
         this.server = server;
+        this.decoder = decoder;
         this.gate = server.gate();
         this.limits = server.config().limits();
         this.timeouts = server.config().timeouts();
@@ -199,12 +210,17 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         deadlines.clear(Kind.IDLE);
         deadlines.clear(Kind.HEADER_READ);
         boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
+        if (http10) req.headers().remove(HttpHeaderNames.UPGRADE); // "MUST ignore" it in HTTP/1.0 (RFC 9110 7.8)
         boolean keepAlive = HeadChecks.keepAlive(req, http10) && !server.draining();
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;
+        if (decoder.holding()) {
+            upgrading = ex;
+            ctx.channel().config().setAutoRead(false);
+        }
         Verdict verdict = checks.check(req, http10);
         if (verdict == null) verdict = gate.route(ex, Math.max(0, HeadChecks.declaredLength(req)));
         if (verdict == null) verdict = HeadChecks.expect(req, http10);
@@ -303,7 +319,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             backlog.poll();
             handle(m);
         }
-        if (!parked() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
+        if (!parked() && reading != CLOSED && upgrading == null && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -330,7 +346,30 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     @Override
     public void resume() {
+        if (upgrading != null && !ring.holds(upgrading)) { // answered, and not with a 101: HTTP/1.1 goes on
+            upgrading = null;
+            decoder.resumeDecoding();
+        }
         readBacklog();
+    }
+
+    @Override
+    public void takeOver(ConnectionTakeover takeover) {
+        reading = CLOSED;
+        upgrading = null;
+        deadlines.cancel();
+        // A fresh task: this may run inside the decoder's own read, which must not remove itself mid-decode.
+        ctx.executor().execute(() -> {
+            if (!ctx.channel().isActive()) {
+                takeover.abandoned();
+                return;
+            }
+            takeover.install(ctx.channel());
+            ChannelPipeline p = ctx.pipeline();
+            p.remove(this);
+            p.remove(decoder); // what the peer sent after its handshake reaches the new handlers now
+            ctx.channel().config().setAutoRead(true);
+        });
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.tidemill.internal.http1;
 
 import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.Reply;
@@ -62,6 +63,12 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
 
         /** The connection is ending: read nothing more. */
         void stop();
+
+        /**
+         * A 101 was written and flushed: hand the connection to {@code takeover} (HTTP/1.1 reads
+         * and writes nothing more on it).
+         */
+        void takeOver(ConnectionTakeover takeover);
     }
 
     private final ExchangeContext server;
@@ -274,7 +281,8 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     private void onReply(Exchange ex, Reply reply) {
         if (!ring.holds(ex)) { // the connection closed meanwhile
             reply.release();
-            if (reply.streamed()) ex.transportClosed();
+            if (reply.upgrades()) reply.takeover().abandoned();
+            if (reply.streamed() || reply.upgrades()) ex.transportClosed();
             return;
         }
         ring.reply(ex, reply);
@@ -316,6 +324,20 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
                 ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started
                 streamCloses = close;
                 if (streams().start(ex, http10)) endStream();
+                return;
+            }
+            if (reply.upgrades()) {
+                ring.finish();
+                if (close) { // a stop began, or the request said close: no new protocol on a closing connection
+                    reply.release();
+                    reply.takeover().abandoned();
+                    closeWhenWritten();
+                    return;
+                }
+                stage(reply, false, false);
+                flush();
+                closing = true; // HTTP/1.1 writes nothing more here
+                reading.takeOver(reply.takeover());
                 return;
             }
             stage(reply, close, http10);
