@@ -92,6 +92,10 @@ public final class TidemillApp {
         // Streams suite (StreamContract): a lossless topic, and a lossy one for the slow-subscriber scenario.
         stream(app, StreamContract.FANOUT, topic("bench.fanout", Topic.Overflow.BLOCK));
         stream(app, StreamContract.LOSSY, topic("bench.lossy", Topic.Overflow.DROP_OLDEST));
+        app.ws(StreamContract.ECHO, (ws, msg) -> {
+            if (msg.isText()) ws.send(msg.text());
+            else ws.send(msg.bytes());
+        });
         return app;
     }
 
