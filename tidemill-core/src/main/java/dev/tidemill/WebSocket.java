@@ -6,7 +6,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * An open WebSocket connection (RFC 6455), as its handler sees it. Every method may be called
  * from any thread; sends go out in call order. A send never blocks: it returns a stage that
- * completes once the frame is written to the socket, and fails fast with
+ * completes once the connection can take more (at once while the peer keeps up; when it reads
+ * slowly, once the frames waiting for it drain), as a streamed body's write does, and fails fast with
  * {@link java.nio.channels.ClosedChannelException} when the connection is closing or gone, or with
  * {@link WebSocketOverflowException} when more than {@link WebSocketOptions#maxOutboundBytes()}
  * wait to be written and the route's {@link WebSocketOptions.Overflow} policy is {@code FAIL}.
@@ -38,7 +39,7 @@ public interface WebSocket {
      * Sends a text message.
      *
      * @param text the message
-     * @return completes when written; see the type's documentation for failures
+     * @return completes when the connection can take more; see the type's documentation
      */
     CompletionStage<Void> send(String text);
 
@@ -46,15 +47,24 @@ public interface WebSocket {
      * Sends a binary message.
      *
      * @param data the message (copied)
-     * @return completes when written
+     * @return completes when the connection can take more; see the type's documentation
      */
     CompletionStage<Void> send(byte[] data);
+
+    /**
+     * Sends a message as it came (text as text, binary as binary). During the message's
+     * {@code onMessage} this shares its buffer, so an echo costs no copy.
+     *
+     * @param message a received message
+     * @return completes when the connection can take more
+     */
+    CompletionStage<Void> send(WebSocketMessage message);
 
     /**
      * Sends {@code value} encoded as JSON (the app's {@link JsonCodec}) in a text message.
      *
      * @param value a record, collection, map or anything the codec writes
-     * @return completes when written
+     * @return completes when the connection can take more; see the type's documentation
      */
     CompletionStage<Void> sendJson(Object value);
 

@@ -3,16 +3,28 @@ package dev.tidemill;
 /**
  * One complete WebSocket message, reassembled from its fragments (and inflated if it was
  * compressed). A text message was validated as UTF-8 before it got here.
+ *
+ * <p>Its content is read during {@link WebSocketHandler#onMessage}: until that returns the message
+ * holds the connection's pooled buffer (so {@link WebSocket#send(WebSocketMessage)} echoes it
+ * without a copy), and then gives it back. What {@link #bytes()} or {@link #text()} returned stays
+ * valid; to read a message later (on another thread, say), call {@link #bytes()} in the callback:
+ * afterwards it throws {@link IllegalStateException} unless it was called there.
  */
 public interface WebSocketMessage {
 
     /** @return whether this is a text message (else binary) */
     boolean isText();
 
-    /** @return the text of a text message, or the bytes of a binary one decoded as UTF-8 (malformed bytes replaced) */
+    /**
+     * @return the text of a text message, or the bytes of a binary one decoded as UTF-8 (malformed
+     *     bytes replaced); after the callback only if {@link #bytes()} was called in it
+     */
     String text();
 
-    /** @return the message's bytes (UTF-8 for a text message); a fresh copy per call */
+    /**
+     * @return the message's bytes (UTF-8 for a text message): the message's own array, not a copy
+     *     (nothing else reads it once the message is delivered, so an echo costs no extra copy)
+     */
     byte[] bytes();
 
     /** @return the message's length in bytes */

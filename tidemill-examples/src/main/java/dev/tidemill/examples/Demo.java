@@ -128,10 +128,7 @@ public final class Demo {
                 .params(ROOM);
         app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
                 .params(ROOM);
-        app.ws("/ws/echo", (ws, msg) -> {
-            if (msg.isText()) ws.send(msg.text());
-            else ws.send(msg.bytes());
-        }).mode(ExecutionMode.IO);
+        app.ws("/ws/echo", (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO); // text stays text, binary binary
         return app;
     }
 

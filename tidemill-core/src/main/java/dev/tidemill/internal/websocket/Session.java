@@ -8,6 +8,7 @@ import dev.tidemill.internal.exchange.Exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
@@ -25,10 +26,12 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The handler's {@link WebSocket}: sends from any thread, bounded by
- * {@link WebSocketOptions#maxOutboundBytes()} (bytes sent but not yet written to the socket,
- * counted from the send until its write completes). Sends from the event loop are written at
- * once; sends from other threads join an outbox that one event-loop task drains with one flush,
- * so a burst from a worker costs one hop.
+ * {@link WebSocketOptions#maxOutboundBytes()}: the bytes in Netty's outbound buffer (sent, not yet
+ * written to the socket; Netty keeps that count, readable from any thread) plus those in the
+ * outbox. Sends from the event loop are written at once; sends from other threads join an outbox
+ * that one event-loop task drains with one flush, so a burst from a worker costs one hop. A send's
+ * stage completes when the connection can take more, as a streamed body's write does: at once
+ * while it is writable, so a send costs no promise and no listener.
  */
 final class Session implements WebSocket {
     /** A send waiting in the outbox. */
@@ -38,7 +41,8 @@ final class Session implements WebSocket {
     private final WebSocketOptions options;
     private final String subprotocol;
     private final Channel channel;
-    private final AtomicLong outstanding = new AtomicLong();
+    /** Bytes in the outbox: sent from other threads, not yet handed to Netty. */
+    private final AtomicLong outboxBytes = new AtomicLong();
     private final LongAdder dropped = new LongAdder();
     private final MpscUnboundedXaddArrayQueue<Out> outbox = new MpscUnboundedXaddArrayQueue<>(16);
     private final AtomicBoolean outboxQueued = new AtomicBoolean();
@@ -74,6 +78,13 @@ final class Session implements WebSocket {
     }
 
     @Override
+    public CompletionStage<Void> send(dev.tidemill.WebSocketMessage message) {
+        if (!open) return closedStage();
+        ByteBuf payload = message instanceof Message m ? m.retainedPayload() : Unpooled.wrappedBuffer(message.bytes().clone());
+        return send(message.isText() ? new TextWebSocketFrame(payload) : new BinaryWebSocketFrame(payload));
+    }
+
+    @Override
     public CompletionStage<Void> sendJson(Object value) {
         if (!open) return closedStage();
         ByteBuf buf = channel.alloc().buffer(256);
@@ -88,9 +99,8 @@ final class Session implements WebSocket {
 
     private CompletionStage<Void> send(WebSocketFrame frame) {
         int size = frame.content().readableBytes();
-        long after = outstanding.addAndGet(size);
-        if (after > options.maxOutboundBytes() && after != size) {
-            outstanding.addAndGet(-size);
+        long pending = pendingBytes();
+        if (pending > 0 && pending + size > options.maxOutboundBytes()) { // one message larger than the bound still goes out alone
             frame.release();
             return switch (options.overflow()) {
                 case FAIL -> CompletableFuture.failedFuture(new WebSocketOverflowException("more than "
@@ -105,26 +115,28 @@ final class Session implements WebSocket {
                 }
             };
         }
+        if (channel.eventLoop().inEventLoop()) return connection.write(frame, null);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        if (channel.eventLoop().inEventLoop()) {
-            connection.write(frame, size, done);
-        } else {
-            outbox.offer(new Out(frame, size, done));
-            if (!outboxQueued.get() && outboxQueued.compareAndSet(false, true)) channel.eventLoop().execute(this::drainOutbox);
-        }
+        outboxBytes.addAndGet(size);
+        outbox.offer(new Out(frame, size, done));
+        if (!outboxQueued.get() && outboxQueued.compareAndSet(false, true)) channel.eventLoop().execute(this::drainOutbox);
         return done;
+    }
+
+    /** @return bytes sent and not yet written to the socket: Netty's outbound buffer plus the outbox */
+    private long pendingBytes() {
+        io.netty.channel.ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+        return (out == null ? 0 : out.totalPendingWriteBytes()) + outboxBytes.get();
     }
 
     /** On the event loop: everything sent from other threads goes out, with one flush. */
     private void drainOutbox() {
         outboxQueued.set(false);
-        for (Out o; (o = outbox.poll()) != null; ) connection.write(o.frame(), o.size(), o.done());
+        for (Out o; (o = outbox.poll()) != null; ) {
+            outboxBytes.addAndGet(-o.size());
+            connection.write(o.frame(), o.done());
+        }
         connection.flushNow();
-    }
-
-    /** A write finished (written or failed): its bytes no longer count against the bound. */
-    void written(int size) {
-        outstanding.addAndGet(-size);
     }
 
     @Override
@@ -154,7 +166,7 @@ final class Session implements WebSocket {
         open = false;
         for (Out o; (o = outbox.poll()) != null; ) {
             o.frame().release();
-            written(o.size());
+            outboxBytes.addAndGet(-o.size());
             o.done().completeExceptionally(new ClosedChannelException());
         }
         closed.complete(status);

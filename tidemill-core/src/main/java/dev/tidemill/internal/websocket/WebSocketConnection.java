@@ -7,7 +7,6 @@ import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketOptions;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ServerEvents;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -28,6 +27,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketConnection.class);
+    /** What a send returns while the connection is writable: shared, a minimal stage cannot be completed by anyone. */
+    private static final CompletionStage<Void> WRITTEN = CompletableFuture.completedStage(null);
 
     private final Exchange exchange;
     private final WebSocketOptions options;
@@ -53,6 +55,10 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     private final long idleNanos;
     private final AtomicLong inboundQueued = new AtomicLong();
     private Callbacks callbacks;
+    /** IO mode: callbacks run inline on the event loop. */
+    private boolean inline;
+    /** Senders waiting for the connection to become writable again. */
+    private final java.util.ArrayList<CompletableFuture<Void>> waiters = new java.util.ArrayList<>(0);
     private ChannelHandlerContext ctx;
     private CompositeByteBuf fragments;
     private boolean fragmentsText;
@@ -83,6 +89,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
         session.attach(this);
         callbacks = new Callbacks(exchange.endpoint().mode(), exchange.workerLoop());
+        inline = exchange.endpoint().mode() == dev.tidemill.ExecutionMode.IO;
         lastRead = System.nanoTime();
         armTimer();
         callbacks.submit(() -> {
@@ -107,7 +114,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
             if (failed || ended) return;
             switch (frame) {
                 case PingWebSocketFrame ping -> {
-                    if (!closeSent) write(new PongWebSocketFrame(ping.content().retain()), 0, null);
+                    if (!closeSent) writeControl(new PongWebSocketFrame(ping.content().retain()));
                 }
                 case PongWebSocketFrame pong -> { } // lastRead is all it is for
                 case CloseWebSocketFrame close -> peerClosed(close);
@@ -136,7 +143,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (start && frame.isFinalFragment()) {
-            deliver(frame instanceof TextWebSocketFrame, ByteBufUtil.getBytes(frame.content()));
+            deliver(frame instanceof TextWebSocketFrame, frame.content().retain());
             return;
         }
         if (start) {
@@ -146,28 +153,37 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         fragments.addComponent(true, frame.content().retain());
         fragmentBytes = total;
         if (frame.isFinalFragment()) {
-            byte[] bytes = ByteBufUtil.getBytes(fragments);
-            releaseFragments();
-            deliver(fragmentsText, bytes);
+            CompositeByteBuf whole = fragments;
+            fragments = null;
+            fragmentBytes = 0;
+            deliver(fragmentsText, whole);
         }
     }
 
-    private void deliver(boolean text, byte[] bytes) {
-        Message m = new Message(text, bytes, exchange.context().bodyBinder());
-        long queued = inboundQueued.addAndGet(bytes.length);
-        if (queued > options.maxMessageBytes() && !paused) {
-            paused = true; // the handler is behind by a whole message limit: let TCP push back
-            ctx.channel().config().setAutoRead(false);
-        }
-        callbacks.submit(() -> {
-            try {
-                handler.onMessage(session, m);
-            } catch (Throwable t) {
-                handlerFailed(t);
-            } finally {
-                if (inboundQueued.addAndGet(-bytes.length) <= options.maxMessageBytes() / 2) resumeReading();
+    /** @param payload the message's bytes, a reference the message takes over */
+    private void deliver(boolean text, io.netty.buffer.ByteBuf payload) {
+        Message m = new Message(text, payload, exchange.context().bodyBinder(), this);
+        if (!inline) {
+            long queued = inboundQueued.addAndGet(m.length());
+            if (queued > options.maxMessageBytes() && !paused) {
+                paused = true; // the handler is behind by a whole message limit: let TCP push back
+                ctx.channel().config().setAutoRead(false);
             }
-        });
+        }
+        callbacks.submit(m);
+    }
+
+    /** Runs the handler for one message, on the handler's thread ({@link Message#run}). */
+    void handle(Message m) {
+        try {
+            handler.onMessage(session, m);
+        } catch (Throwable t) {
+            handlerFailed(t);
+        } finally {
+            m.release();
+            // IO mode runs each message before the next is read: nothing queues, nothing to count.
+            if (!inline && inboundQueued.addAndGet(-m.length()) <= options.maxMessageBytes() / 2) resumeReading();
+        }
     }
 
     private void resumeReading() {
@@ -260,6 +276,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         if (timer != null) timer.cancel(false);
         releaseFragments();
         CloseStatus how = status != null ? status : new CloseStatus(WebSocket.ABNORMAL, "");
+        failWaiters();
         callbacks.interrupt();
         callbacks.submit(() -> {
             Thread.interrupted(); // an interrupt aimed at the previous callback is not onClose's
@@ -294,25 +311,55 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
 
     // ------------------------------------------------------------------ writes, on the event loop
 
-    /** Writes a frame; flushed at the end of the current read, or now when not reading. */
-    void write(WebSocketFrame frame, int size, CompletableFuture<Void> done) {
-        if (closeSent || ended) {
+    /**
+     * Writes a frame; flushed at the end of the current read, or now when not reading.
+     *
+     * @param done the sender's stage (from another thread), or null to get one
+     * @return completes when the connection can take more: at once while it is writable, else
+     *     when Netty's outbound buffer drains below its low-water mark; fails if the connection is closing or gone
+     */
+    CompletionStage<Void> write(WebSocketFrame frame, CompletableFuture<Void> done) {
+        if (closeSent || ended || !ctx.channel().isActive()) {
             frame.release();
-            session.written(size);
-            if (done != null) done.completeExceptionally(new ClosedChannelException());
-            return;
+            if (done == null) return CompletableFuture.failedStage(new ClosedChannelException());
+            done.completeExceptionally(new ClosedChannelException());
+            return done;
         }
-        if (done == null) {
-            ctx.write(frame, ctx.voidPromise());
-        } else {
-            ctx.write(frame).addListener(f -> {
-                session.written(size);
-                if (f.isSuccess()) done.complete(null);
-                else done.completeExceptionally(new ClosedChannelException());
-            });
-        }
+        ctx.write(frame, ctx.voidPromise()); // a failed write reaches exceptionCaught, which closes
         if (inRead) needsFlush = true;
         else ctx.flush();
+        if (ctx.channel().isWritable()) {
+            if (done == null) return WRITTEN;
+            done.complete(null);
+            return done;
+        }
+        CompletableFuture<Void> waiting = done != null ? done : new CompletableFuture<>();
+        waiters.add(waiting);
+        return waiting;
+    }
+
+    /** Writing a control frame of ours (a pong): no sender waits on it. */
+    private void writeControl(WebSocketFrame frame) {
+        ctx.write(frame, ctx.voidPromise());
+        if (inRead) needsFlush = true;
+        else ctx.flush();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable() && !waiters.isEmpty()) {
+            java.util.List<CompletableFuture<Void>> ready = new java.util.ArrayList<>(waiters);
+            waiters.clear();
+            for (CompletableFuture<Void> w : ready) w.complete(null);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private void failWaiters() {
+        if (waiters.isEmpty()) return;
+        java.util.List<CompletableFuture<Void>> gone = new java.util.ArrayList<>(waiters);
+        waiters.clear();
+        for (CompletableFuture<Void> w : gone) w.completeExceptionally(new ClosedChannelException());
     }
 
     void flushNow() {

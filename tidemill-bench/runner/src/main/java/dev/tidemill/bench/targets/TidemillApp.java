@@ -92,10 +92,8 @@ public final class TidemillApp {
         // Streams suite (StreamContract): a lossless topic, and a lossy one for the slow-subscriber scenario.
         stream(app, StreamContract.FANOUT, topic("bench.fanout", Topic.Overflow.BLOCK));
         stream(app, StreamContract.LOSSY, topic("bench.lossy", Topic.Overflow.DROP_OLDEST));
-        app.ws(StreamContract.ECHO, (ws, msg) -> {
-            if (msg.isText()) ws.send(msg.text());
-            else ws.send(msg.bytes());
-        });
+        // A trivial non-blocking handler, so IO mode, as the README advises (the peers echo on their event loops too).
+        app.ws(StreamContract.ECHO, (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO);
         return app;
     }
 
