@@ -61,10 +61,15 @@ final class Callbacks {
 
     private void schedule() {
         if (mode == ExecutionMode.LOOP) {
-            worker.execute(this::drain);
-        } else {
-            Thread.ofVirtual().name("tidemill-websocket").start(this::drain);
+            try {
+                worker.execute(this::drain);
+                return;
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // The server stopped its loops before this connection ended (it outlived the grace):
+                // the callbacks still run, onClose above all, on a virtual thread.
+            }
         }
+        Thread.ofVirtual().name("tidemill-websocket").start(this::drain);
     }
 
     private void drain() {
@@ -74,8 +79,8 @@ final class Callbacks {
             while (true) {
                 for (Runnable t; (t = tasks.poll()) != null; ) {
                     run(t);
-                    if (++n == BURST && mode == ExecutionMode.LOOP) {
-                        worker.execute(this::drain); // still scheduled: yield the loop, continue later
+                    if (++n == BURST && mode == ExecutionMode.LOOP && WorkerLoop.onWorkerThread()) {
+                        schedule(); // still scheduled: yield the loop, continue later
                         return;
                     }
                 }
