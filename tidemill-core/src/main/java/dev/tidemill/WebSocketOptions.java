@@ -21,7 +21,7 @@ import java.util.Objects;
  *     it. Default true.
  * @param maxMessageBytes the largest message after reassembly and inflation; larger: closed with
  *     1009 before more is buffered. 1 B-1 GiB; default 16 MiB.
- * @param maxFrameBytes the largest frame payload; larger: closed with 1009 as soon as its header is
+ * @param maxFrameBytes the largest frame payload (a frame over {@link #maxMessageBytes()} is refused alike); larger: closed with 1009 as soon as its header is
  *     read. 125 B-1 GiB; default 16 MiB.
  * @param maxOutboundBytes bytes that may wait to be written to a peer that reads slowly; a send
  *     past it follows {@link #overflow()}. 1 B-1 GiB; default 4 MiB.

@@ -36,7 +36,8 @@ final class Takeover implements ConnectionTakeover {
     @Override
     public void install(Channel channel) {
         WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
-                .maxFramePayloadLength((int) Math.min(Integer.MAX_VALUE, options.maxFrameBytes()))
+                // A frame cannot be larger than a message either: refused at its header, before its payload is buffered.
+                .maxFramePayloadLength((int) Math.min(Integer.MAX_VALUE, Math.min(options.maxFrameBytes(), options.maxMessageBytes())))
                 .expectMaskedFrames(true)
                 .allowMaskMismatch(false)
                 .allowExtensions(deflate != null)
