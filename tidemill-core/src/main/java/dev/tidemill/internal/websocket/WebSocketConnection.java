@@ -14,7 +14,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.compression.DecompressionException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
@@ -245,8 +244,8 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         switch (c) {
             case CorruptedWebSocketFrameException e -> fail(e.closeStatus().code(), e.getMessage() == null ? "" : e.getMessage());
             case TooLongFrameException e -> fail(WebSocket.TOO_BIG, "a frame over the size limit (maxFrameBytes)");
-            case DecompressionException e -> {
-                boolean bomb = e.getMessage() != null && e.getMessage().contains("maximum size");
+            case io.netty.handler.codec.CodecException e -> { // from the inflater: compressed data that does not inflate, or inflates too far
+                boolean bomb = mentions(cause, "maximum size");
                 fail(bomb ? WebSocket.TOO_BIG : WebSocket.INVALID_PAYLOAD, bomb
                         ? "a message inflates past " + options.maxMessageBytes() + " bytes (maxMessageBytes)"
                         : "a compressed message that does not inflate (RFC 7692)");
@@ -259,10 +258,24 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** @return whether {@code text} is in the message of {@code t} or of one of its causes */
+    private static boolean mentions(Throwable t, String text) {
+        for (Throwable e = t; e != null; e = e.getCause()) {
+            if (e.getMessage() != null && e.getMessage().contains(text)) return true;
+        }
+        return false;
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt == ServerEvents.DRAIN) {
             close(WebSocket.GOING_AWAY, "the server is shutting down");
+            return;
+        }
+        if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+            // The peer's FIN. Without a close frame before it the connection is simply gone
+            // (RFC 6455 7.1.5: 1006); after one, the closing handshake is over. Either way: close.
+            ctx.close();
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -372,7 +385,9 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     private void armTimer() {
         long pingAt = lastRead + pingNanos;
         long idleAt = lastRead + idleNanos;
-        long next = pingedAt == lastRead ? idleAt : Math.min(pingAt, idleAt);
+        // While a ping is unanswered, look again a ping interval later: a pong moves lastRead, and
+        // the next ping then follows a full interval after it (not the idle deadline).
+        long next = pingedAt == lastRead ? Math.min(idleAt, System.nanoTime() + pingNanos) : Math.min(pingAt, idleAt);
         timer = ctx.executor().schedule(this::tick, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 

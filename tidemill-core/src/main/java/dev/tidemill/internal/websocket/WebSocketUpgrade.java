@@ -158,7 +158,9 @@ public final class WebSocketUpgrade {
             int colon = host.lastIndexOf(':');
             boolean bracketed = host.endsWith("]");
             String hostName = colon > 0 && !bracketed ? host.substring(0, colon) : host;
-            int hostPort = colon > 0 && !bracketed ? Integer.parseInt(host.substring(colon + 1)) : port;
+            // A Host without a port names the scheme's default port (RFC 9110 7.2), not any port.
+            int defaultPort = scheme.equals("https") || scheme.equals("wss") ? 443 : 80;
+            int hostPort = colon > 0 && !bracketed ? Integer.parseInt(host.substring(colon + 1)) : defaultPort;
             if (originHost.equals(hostName) && port == hostPort) return null;
         } catch (java.net.URISyntaxException | NumberFormatException e) {
             return "the Origin is malformed";
@@ -182,6 +184,43 @@ public final class WebSocketUpgrade {
         return null;
     }
 
+    /**
+     * The checks of RFC 7692 7 that Netty's handshaker leaves out: an offer with a parameter
+     * twice, a value on a parameter that takes none, or a window size out of range is declined
+     * (the next offer, if any, is considered). A server window of 8 bits is declined too: zlib
+     * cannot compress raw DEFLATE in a 256-byte window (it silently uses 9), and a server must not
+     * use more than it agreed to.
+     *
+     * @param offer one element of Sec-WebSocket-Extensions, e.g. {@code permessage-deflate; client_max_window_bits}
+     */
+    static boolean acceptableOffer(String offer) {
+        String[] parts = offer.split(";");
+        if (!parts[0].trim().equalsIgnoreCase("permessage-deflate")) return false;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].trim();
+            int eq = p.indexOf('=');
+            String name = (eq < 0 ? p : p.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
+            String value = eq < 0 ? null : p.substring(eq + 1).trim().replace("\"", "");
+            if (!seen.add(name)) return false;
+            switch (name) {
+                case "server_no_context_takeover", "client_no_context_takeover" -> {
+                    if (value != null) return false;
+                }
+                case "server_max_window_bits" -> {
+                    if (value == null || !value.matches("9|1[0-5]")) return false;
+                }
+                case "client_max_window_bits" -> {
+                    if (value != null && !value.matches("[89]|1[0-5]")) return false;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** An accepted permessage-deflate offer and the header value that answers it. */
     private record Deflate(WebSocketServerExtension extension, String answer) {}
 
@@ -194,7 +233,11 @@ public final class WebSocketUpgrade {
                 new PerMessageDeflateServerExtensionHandshaker(6, true, 15, true, false, maxAllocation);
         // A client's server_max_window_bits below 15 is honoured: Netty then compresses with JZlib
         // (the JDK's Deflater only has the 15-bit window), which is why jzlib is a dependency.
-        for (WebSocketExtensionData data : WebSocketExtensionUtil.extractExtensions(String.join(",", values))) {
+        for (String offer : String.join(",", values).split(",")) {
+            if (!acceptableOffer(offer)) continue;
+            List<WebSocketExtensionData> parsed = WebSocketExtensionUtil.extractExtensions(offer);
+            if (parsed.isEmpty()) continue;
+            WebSocketExtensionData data = parsed.get(0);
             WebSocketServerExtension accepted = handshaker.handshakeExtension(data);
             if (accepted != null) {
                 return new Deflate(accepted, render(accepted.newReponseData(), data.parameters().get("server_max_window_bits")));
