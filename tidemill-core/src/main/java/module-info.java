@@ -10,6 +10,7 @@ module dev.tidemill {
     requires io.netty.buffer;
     requires io.netty.codec;
     requires io.netty.codec.http;
+    requires io.netty.codec.compression;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;

@@ -21,7 +21,7 @@ import java.util.Optional;
 public final class Response {
 
     /** What a response's body is. */
-    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream {
+    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream, Body.WebSocket {
         /** No body. */
         record Empty() implements Body {}
 
@@ -33,6 +33,13 @@ public final class Response {
 
         /** A streamed body (chunked): the producer gets the stream once the head is sent. */
         record Stream(StreamProducer producer) implements Body {}
+
+        /**
+         * A WebSocket handshake: answered {@code 101 Switching Protocols} when the request is a
+         * valid one, after which {@code handler} runs the connection; otherwise a problem (426,
+         * 400 or 403, see {@link Response#webSocket(WebSocketOptions, WebSocketHandler)}).
+         */
+        record WebSocket(WebSocketOptions options, WebSocketHandler handler) implements Body {}
     }
 
     /** Produces a streamed body. */
@@ -124,6 +131,36 @@ public final class Response {
         dev.tidemill.internal.topic.LocalTopic.checkPattern(pattern);
         return eventStream().withBody(new Body.Stream(
                 stream -> dev.tidemill.internal.exchange.SseSession.attach(stream, topic, pattern, toEvent)));
+    }
+
+    /**
+     * Accepts a WebSocket handshake with the default {@link WebSocketOptions}: see
+     * {@link #webSocket(WebSocketOptions, WebSocketHandler)}.
+     *
+     * @param handler runs the connection
+     * @return the handshake's answer
+     */
+    public static Response webSocket(WebSocketHandler handler) {
+        return webSocket(WebSocketOptions.DEFAULTS, handler);
+    }
+
+    /**
+     * Accepts a WebSocket handshake (RFC 6455 4.2): {@code 101 Switching Protocols} with
+     * {@code Sec-WebSocket-Accept}, the agreed subprotocol and extension, and any header set on
+     * the returned response; then {@code handler} runs the connection in the route's execution
+     * mode. A request that is not a handshake gets 426 with {@code Upgrade: websocket}; a broken
+     * one 400 (426 with {@code Sec-WebSocket-Version: 13} for another version); an
+     * {@code Origin} the options do not allow 403. Returning this from a handler (rather than
+     * registering {@link Routes#ws}) lets a handler or filter refuse the handshake first, for
+     * example with 401.
+     *
+     * @param options how the connection is accepted and run
+     * @param handler runs the connection
+     * @return the handshake's answer
+     */
+    public static Response webSocket(WebSocketOptions options, WebSocketHandler handler) {
+        return status(101).withBody(new Body.WebSocket(Objects.requireNonNull(options, "options"),
+                Objects.requireNonNull(handler, "handler")));
     }
 
     /** The head of an event stream; nginx's X-Accel-Buffering: no keeps it from buffering events. */

@@ -43,6 +43,35 @@ public interface Routes {
     }
 
     /**
+     * A WebSocket route: {@code GET pattern} answering the handshake with
+     * {@link Response#webSocket(WebSocketHandler)} and the default {@link WebSocketOptions}.
+     * Filters run on the handshake as on any request, so the same authentication filter guards
+     * HTTP and WebSocket routes; the route's execution mode is the handler's.
+     *
+     * @param pattern the path pattern
+     * @param handler runs each connection
+     * @return the route, for further configuration
+     */
+    default Route ws(String pattern, WebSocketHandler handler) {
+        return ws(pattern, WebSocketOptions.DEFAULTS, handler);
+    }
+
+    /**
+     * A WebSocket route with its own options; see {@link #ws(String, WebSocketHandler)}.
+     *
+     * @param pattern the path pattern
+     * @param options origins, subprotocols, compression, limits and timers
+     * @param handler runs each connection
+     * @return the route
+     */
+    default Route ws(String pattern, WebSocketOptions options, WebSocketHandler handler) {
+        java.util.Objects.requireNonNull(options, "options");
+        java.util.Objects.requireNonNull(handler, "handler");
+        Response upgrade = Response.webSocket(options, handler);
+        return get(pattern, request -> upgrade);
+    }
+
+    /**
      * @param prefix path prefix for every route of the group, e.g. {@code /api}
      * @return a new group; its routes inherit this one's filters and defaults
      */

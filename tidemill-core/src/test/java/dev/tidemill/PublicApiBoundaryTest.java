@@ -23,7 +23,8 @@ class PublicApiBoundaryTest {
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,
-            TopicOverflowException.class, SseEvent.class, SseStream.class);
+            TopicOverflowException.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
+            WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

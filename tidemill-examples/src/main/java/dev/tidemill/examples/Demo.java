@@ -9,7 +9,11 @@ import dev.tidemill.Response;
 import dev.tidemill.Route;
 import dev.tidemill.Server;
 import dev.tidemill.SseEvent;
+import dev.tidemill.Subscription;
 import dev.tidemill.Topic;
+import dev.tidemill.WebSocket;
+import dev.tidemill.WebSocketHandler;
+import dev.tidemill.WebSocketMessage;
 import dev.tidemill.Tidemill;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -122,7 +126,46 @@ public final class Demo {
         }).params(ROOM);
         app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))
                 .params(ROOM);
+        app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
+                .params(ROOM);
+        app.ws("/ws/echo", (ws, msg) -> {
+            if (msg.isText()) ws.send(msg.text());
+            else ws.send(msg.bytes());
+        }).mode(ExecutionMode.IO);
         return app;
+    }
+
+    /**
+     * One WebSocket member of a chat room: what it sends ({@code {"text": ...}}) is published to
+     * the room, and every message of the room (its own included) comes back as
+     * {@code {"id": ..., "text": ...}}.
+     */
+    static final class RoomSocket implements WebSocketHandler {
+        private final Topic<String> rooms;
+        private final String subject;
+        private volatile Subscription<String> subscription;
+
+        RoomSocket(Topic<String> rooms, String subject) {
+            this.rooms = rooms;
+            this.subject = subject;
+        }
+
+        @Override
+        public void onOpen(WebSocket ws) {
+            // Delivered on the publisher's thread: sendJson only queues the frame, it never blocks.
+            subscription = rooms.subscribe(Runnable::run, m -> ws.sendJson(Map.of("id", m.id(), "text", m.value())), subject);
+        }
+
+        @Override
+        public void onMessage(WebSocket ws, WebSocketMessage message) {
+            rooms.publish(subject, message.json(ChatMessage.class).text());
+        }
+
+        @Override
+        public void onClose(WebSocket ws, WebSocket.CloseStatus status) {
+            Subscription<String> s = subscription;
+            if (s != null) s.close();
+        }
     }
 
     /** @return the room's subject; 422 unless the name is 1-64 letters, digits, '-' or '_' (no dots or wildcards) */
@@ -195,6 +238,9 @@ public final class Demo {
         b.append("  curl -H 'Content-Type: application/json' -d '{\"text\":\"hi\"}' ").append(base)
                 .append("/rooms/lobby/messages   # in another\n");
         b.append("  curl -N -H 'Last-Event-ID: 1' ").append(base).append("/rooms/lobby/events   # resume after event 1\n");
+        String ws = base.replaceFirst("^http", "ws");
+        b.append("  websocat ").append(ws).append("/ws/echo                   # WebSocket echo (any client: websocat, wscat, a browser)\n");
+        b.append("  websocat ").append(ws).append("/rooms/lobby/ws            # join the room; send {\"text\": \"hi\"}\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }

@@ -144,11 +144,25 @@ public final class Exchange implements Request, Runnable {
     }
 
     /** @return the sink replies go to */
+    /**
+     * The connection this exchange upgraded (its {@code 101} was written) has ended: the
+     * concurrency slot it held from the handshake on is released. Idempotent.
+     */
+    public void upgradeEnded() {
+        releaseSlot();
+    }
+
+    /** @return the worker loop holding this exchange's slot (LOOP mode), or null */
+    public WorkerLoop workerLoop() {
+        return loop;
+    }
+
     ReplySink sink() {
         return sink;
     }
 
-    ExchangeContext context() {
+    /** @return what every exchange of this server shares */
+    public ExchangeContext context() {
         return context;
     }
 

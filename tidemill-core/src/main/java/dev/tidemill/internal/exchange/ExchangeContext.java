@@ -25,8 +25,8 @@ public final class ExchangeContext {
     private final Replies replies;
     private final BodyBinder binder;
     private volatile boolean draining;
-    /** Open Server-Sent Events streams: a graceful stop ends them (they never end by themselves). */
-    private final Set<SseSession> streams = ConcurrentHashMap.newKeySet();
+    /** Open event streams and WebSocket connections: a graceful stop ends them (they never end by themselves). */
+    private final Set<OpenStream> streams = ConcurrentHashMap.newKeySet();
 
     /**
      * @param app the app, frozen
@@ -73,17 +73,28 @@ public final class ExchangeContext {
     /** Marks the start of a graceful stop; open event streams get a final event and end. */
     public void startDraining() {
         draining = true;
-        for (SseSession s : streams) s.serverStopping();
+        for (OpenStream s : streams) s.serverStopping();
     }
 
     /** @param s a stream that opened; it is ended at once if a stop has begun */
-    void streamOpened(SseSession s) {
+    public void streamOpened(OpenStream s) {
         streams.add(s);
         if (draining) s.serverStopping();
     }
 
-    void streamEnded(SseSession s) {
+    /** @param s a stream that ended */
+    public void streamEnded(OpenStream s) {
         streams.remove(s);
+    }
+
+    /** @return the app's JSON codec (WebSocket messages are encoded and bound with it too) */
+    public dev.tidemill.JsonCodec json() {
+        return replies.json();
+    }
+
+    /** @return the binder that binds and validates JSON bodies */
+    public BodyBinder bodyBinder() {
+        return binder;
     }
 
     /** @return worker loops running */

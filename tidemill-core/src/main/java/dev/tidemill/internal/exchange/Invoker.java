@@ -80,6 +80,16 @@ final class Invoker {
         } catch (Throwable t) {
             reply = problemReply(ex, mapFailureToProblem(t, ex));
         }
+        if (reply.upgrades()) {
+            if (!ex.casState(Exchange.RUNNING, Exchange.STREAMING)) {
+                reply.release();
+                reply.takeover().abandoned();
+                ex.releaseSlot();
+                return;
+            }
+            ex.sink().send(ex, reply);
+            return; // the slot is released when the connection the takeover runs ends
+        }
         if (reply.streamed()) {
             StreamingBody body = reply.stream();
             if (!ex.casState(Exchange.RUNNING, Exchange.STREAMING)) {

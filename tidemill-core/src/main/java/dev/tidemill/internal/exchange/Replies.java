@@ -4,6 +4,7 @@ import dev.tidemill.JsonCodec;
 import dev.tidemill.Problem;
 import dev.tidemill.Response;
 import dev.tidemill.internal.codec.ProblemJson;
+import dev.tidemill.internal.websocket.WebSocketUpgrade;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
@@ -38,6 +39,11 @@ final class Replies {
         this.alloc = alloc;
     }
 
+    /** @return the app's JSON codec */
+    JsonCodec json() {
+        return json;
+    }
+
     /** Builds the reply for a handler's value (not a CompletionStage: that is awaited first). */
     Reply fromValue(Exchange ex, Object value) throws IOException {
         if (value == null) return full(ex, 204, null, Unpooled.EMPTY_BUFFER, List.of());
@@ -48,6 +54,7 @@ final class Replies {
     }
 
     private Reply fromResponse(Exchange ex, Response r) throws IOException {
+        if (r.body() instanceof Response.Body.WebSocket ws) return upgrade(ex, r, ws);
         if (r.status() < 200) {
             // A 1xx is never a final answer; sending one alone would desynchronise the connection.
             throw new IllegalStateException("a handler returned status " + r.status() + ", which cannot be a final response");
@@ -57,7 +64,24 @@ final class Replies {
             case Response.Body.Bytes b -> full(ex, r.status(), null, Unpooled.wrappedBuffer(b.bytes()), r.headerList());
             case Response.Body.Json j -> full(ex, r.status(), null, json(j.value()), r.headerList());
             case Response.Body.Stream s -> stream(ex, r.status(), r.headerList(), s.producer());
+            case Response.Body.WebSocket ws -> throw new AssertionError("handled above");
         };
+    }
+
+    /**
+     * A WebSocket handshake: the 101 that hands the connection to the WebSocket side, or the
+     * problem that refuses the handshake (the request is then answered like any other).
+     */
+    private Reply upgrade(Exchange ex, Response r, Response.Body.WebSocket ws) {
+        WebSocketUpgrade.Outcome outcome = WebSocketUpgrade.handshake(ex, ws.options(), ws.handler());
+        if (outcome.refusal() != null) {
+            Problem p = outcome.refusal();
+            return problem(ex, p, false, outcome.headers().toArray(String[]::new));
+        }
+        List<String> headers = new ArrayList<>(r.headerList().size() + outcome.headers().size());
+        copyHeaders(r.headerList(), headers);
+        headers.addAll(outcome.headers());
+        return new Reply(ex, 101, headers, null, Unpooled.EMPTY_BUFFER, -1, null, false, outcome.takeover());
     }
 
     /** A problem reply; callable from any thread. */

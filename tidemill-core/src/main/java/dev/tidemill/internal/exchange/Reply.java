@@ -22,18 +22,31 @@ import java.util.List;
  * @param stream the streamed body whose chunks follow, or null
  * @param close the connection must close after this reply (the handler said
  *     {@code Connection: close}, or the request can no longer be trusted)
+ * @param takeover for a {@code 101 Switching Protocols}: what runs the connection once the head
+ *     is written (the transport hands it the connection); null otherwise
  */
 public record Reply(Exchange exchange, int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
-        StreamingBody stream, boolean close) {
+        StreamingBody stream, boolean close, ConnectionTakeover takeover) {
+
+    /** A reply that keeps the connection's protocol. */
+    public Reply(Exchange exchange, int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
+            StreamingBody stream, boolean close) {
+        this(exchange, status, headers, contentType, body, contentLength, stream, close, null);
+    }
 
     /** @return the same reply, closing the connection after it */
     Reply closing() {
-        return close ? this : new Reply(exchange, status, headers, contentType, body, contentLength, stream, true);
+        return close ? this : new Reply(exchange, status, headers, contentType, body, contentLength, stream, true, takeover);
     }
 
     /** @return whether this is the head of a streamed body */
     public boolean streamed() {
         return stream != null;
+    }
+
+    /** @return whether the connection changes protocol after this reply (a {@code 101}) */
+    public boolean upgrades() {
+        return takeover != null;
     }
 
     /** Releases the body buffer, for a reply that will never be written. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * a final {@code shutdown} event. The ping is one timer on the transport's thread, re-armed for
  * the rest of the quiet period each time it fires, so a busy stream costs no timer work per event.
  */
-public final class SseSession implements SseStream {
+public final class SseSession implements SseStream, OpenStream {
     private static final Logger LOG = LoggerFactory.getLogger(SseSession.class);
     private static final String PING = ": ping\n\n";
     /** The last event of a stream ended by a graceful stop. */
@@ -177,7 +177,8 @@ public final class SseSession implements SseStream {
     }
 
     /** A graceful stop began: the last event, then the end of the stream. */
-    void serverStopping() {
+    @Override
+    public void serverStopping() {
         if (!body.isOpen()) return;
         send(SHUTDOWN);
         body.close();

@@ -4,6 +4,7 @@ import dev.tidemill.Limits;
 import dev.tidemill.Problem;
 import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.RequestTarget;
@@ -16,6 +17,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
@@ -52,6 +54,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private final Limits limits;
     private final Timeouts timeouts;
     private final ReplyRing ring;
+    private final UpgradeHandoff upgrade;
     private final BodyReader body = new BodyReader();
     private final WriteStallWatch writeWatch = new WriteStallWatch();
     private ArrayDeque<Object> backlog; // parked messages; created when a first one parks
@@ -67,8 +70,10 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
 
-    Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher) {
+    Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher,
+            RequestDecoder decoder) {
         this.server = server;
+        this.upgrade = new UpgradeHandoff(decoder);
         this.gate = server.gate();
         this.limits = server.config().limits();
         this.timeouts = server.config().timeouts();
@@ -199,12 +204,14 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         deadlines.clear(Kind.IDLE);
         deadlines.clear(Kind.HEADER_READ);
         boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
+        if (http10) req.headers().remove(HttpHeaderNames.UPGRADE); // "MUST ignore" it in HTTP/1.0 (RFC 9110 7.8)
         boolean keepAlive = HeadChecks.keepAlive(req, http10) && !server.draining();
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;
+        upgrade.headRead(ex, ctx);
         Verdict verdict = checks.check(req, http10);
         if (verdict == null) verdict = gate.route(ex, Math.max(0, HeadChecks.declaredLength(req)));
         if (verdict == null) verdict = HeadChecks.expect(req, http10);
@@ -303,7 +310,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             backlog.poll();
             handle(m);
         }
-        if (!parked() && reading != CLOSED && !mustPark() && !ctx.channel().config().isAutoRead()) {
+        if (!parked() && reading != CLOSED && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -330,7 +337,15 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     @Override
     public void resume() {
+        upgrade.answered(ring);
         readBacklog();
+    }
+
+    @Override
+    public void takeOver(ConnectionTakeover takeover) {
+        reading = CLOSED;
+        deadlines.cancel();
+        upgrade.takeOver(ctx, takeover, this);
     }
 
     @Override

@@ -68,8 +68,9 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     void configure(Channel ch) {
         connections.add(ch);
         ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
+        RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
         ch.pipeline()
-                .addLast("decoder", new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines))
-                .addLast("connection", new Http1Connection(server, checks, encoder, batcher));
+                .addLast("decoder", decoder)
+                .addLast("connection", new Http1Connection(server, checks, encoder, batcher, decoder));
     }
 }

@@ -2,6 +2,7 @@ package dev.tidemill.internal.http1;
 
 import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
+import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.Reply;
@@ -11,11 +12,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The HTTP/1.1 side of the seam: the {@link ReplySink} of one connection's exchanges. Replies and
@@ -26,26 +24,13 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * reply ({@code Connection: close}, HTTP/1.0, a stop in progress) and closes it in stages
  * ({@link LingeringClose}). Everything but the {@link ReplySink} methods runs on the event loop.
  */
-final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
+final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher.Delivery {
     /**
      * Capacity of a stage after the first in one flush: about 30 plaintext replies. The first is
      * sized for its one reply, because most reads carry one request and a slow reader's outbound
      * buffer should hold bytes, not empty capacity.
      */
     static final int STAGE_BYTES = 4096;
-    private static final VarHandle INBOX;
-    private static final VarHandle INBOX_QUEUED;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            INBOX = l.findVarHandle(ReplyWriter.class, "inbox", MpscUnboundedXaddArrayQueue.class);
-            INBOX_QUEUED = l.findVarHandle(ReplyWriter.class, "inboxQueued", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** What the writer needs to know about, and tell, the reading side of its connection. */
     interface Reading {
         /** @return whether no request is being read (no body, no discard, not closed) */
@@ -62,6 +47,12 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
 
         /** The connection is ending: read nothing more. */
         void stop();
+
+        /**
+         * A 101 was written and flushed: hand the connection to {@code takeover} (HTTP/1.1 reads
+         * and writes nothing more on it).
+         */
+        void takeOver(ConnectionTakeover takeover);
     }
 
     private final ExchangeContext server;
@@ -87,16 +78,6 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     private boolean progressing;
     private boolean rerun;
     private boolean closing;
-    /**
-     * Replies from other threads, waiting for the event loop. Created by the first such reply (an
-     * IO-mode connection never needs one); the connection itself is the batcher's queue item, once
-     * per burst, so a reply hop allocates nothing.
-     */
-    @SuppressWarnings("unused") // through INBOX
-    private volatile MpscUnboundedXaddArrayQueue<Reply> inbox;
-    /** This writer is in its batcher's queue: further replies only join the inbox. */
-    @SuppressWarnings("unused") // through INBOX_QUEUED
-    private volatile boolean inboxQueued;
 
     ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
             WriteStallWatch watch) {
@@ -123,9 +104,7 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
             flushUnlessReading();
             return;
         }
-        inbox().offer(reply);
-        // Same pattern as the batcher's: offer, then read the flag; deliver() clears it before polling.
-        if (!inboxQueued && INBOX_QUEUED.compareAndSet(this, false, true)) batcher.submit(this);
+        if (offer(reply)) batcher.submit(this);
     }
 
     @Override
@@ -146,22 +125,10 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     /** The batcher runs this on the event loop: every reply in the inbox goes to the ring. */
     @Override
     public void deliver() {
-        INBOX_QUEUED.setVolatile(this, false);
-        MpscUnboundedXaddArrayQueue<Reply> q = inbox;
-        for (Reply r; (r = q.poll()) != null; ) onReply(r.exchange(), r);
+        delivering();
+        for (Reply r; (r = poll()) != null; ) onReply(r.exchange(), r);
         writeStaged(); // the batcher flushes the channel next
         stagedSinceFlush = false;
-    }
-
-    @SuppressWarnings("unchecked")
-    private MpscUnboundedXaddArrayQueue<Reply> inbox() {
-        MpscUnboundedXaddArrayQueue<Reply> q = inbox;
-        if (q == null) {
-            MpscUnboundedXaddArrayQueue<Reply> fresh = new MpscUnboundedXaddArrayQueue<>(16);
-            Object witness = INBOX.compareAndExchange(this, null, fresh);
-            q = witness == null ? fresh : (MpscUnboundedXaddArrayQueue<Reply>) witness;
-        }
-        return q;
     }
 
     @Override
@@ -274,7 +241,8 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
     private void onReply(Exchange ex, Reply reply) {
         if (!ring.holds(ex)) { // the connection closed meanwhile
             reply.release();
-            if (reply.streamed()) ex.transportClosed();
+            if (reply.upgrades()) reply.takeover().abandoned();
+            if (reply.streamed() || reply.upgrades()) ex.transportClosed();
             return;
         }
         ring.reply(ex, reply);
@@ -316,6 +284,20 @@ final class ReplyWriter implements ReplySink, ResponseBatcher.Delivery {
                 ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started
                 streamCloses = close;
                 if (streams().start(ex, http10)) endStream();
+                return;
+            }
+            if (reply.upgrades()) {
+                ring.finish();
+                if (close) { // a stop began, or the request said close: no new protocol on a closing connection
+                    reply.release();
+                    reply.takeover().abandoned();
+                    closeWhenWritten();
+                    return;
+                }
+                stage(reply, false, false);
+                flush();
+                closing = true; // HTTP/1.1 writes nothing more here
+                reading.takeOver(reply.takeover());
                 return;
             }
             stage(reply, close, http10);

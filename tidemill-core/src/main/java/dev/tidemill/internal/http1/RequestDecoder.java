@@ -85,6 +85,51 @@ final class RequestDecoder extends HttpRequestDecoder {
         this.validator = new HeadValidator(maxLeadingEmptyLines);
     }
 
+    /**
+     * A request asking to change protocols was emitted: the bytes after it are not decoded as
+     * HTTP until its answer is known. A 101 hands them to the new protocol (removing this decoder
+     * forwards them); any other answer resumes decoding ({@link #resumeDecoding}).
+     */
+    private boolean held;
+    private ChannelHandlerContext ctx;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.ctx = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /** @return whether decoding stopped after an upgrade request, until {@link #resumeDecoding} */
+    boolean holding() {
+        return held;
+    }
+
+    /** The upgrade request was answered without a 101: decode what arrived after it. On the event loop. */
+    void resumeDecoding() {
+        if (!held) return;
+        held = false;
+        // A fresh task, not this stack: the answer may be written from inside a decode already.
+        ctx.executor().execute(() -> {
+            if (held || ctx.isRemoved()) return;
+            try {
+                channelRead(ctx, io.netty.buffer.Unpooled.EMPTY_BUFFER);
+                channelReadComplete(ctx);
+            } catch (Exception e) {
+                ctx.fireExceptionCaught(e);
+            }
+        });
+    }
+
+    /** @return whether {@code m} asks to switch protocols (RFC 9110 7.8) and has no body: decoding then holds */
+    private static boolean asksUpgrade(HttpMessage m) {
+        if (!(m instanceof io.netty.handler.codec.http.HttpRequest) || !HttpVersion.HTTP_1_1.equals(m.protocolVersion())) return false;
+        if (!(m.headers() instanceof RequestHeaders h) || h.connection() == null || !RequestHeaders.hasToken(h.connection(), "upgrade")) {
+            return false;
+        }
+        return h.contains(io.netty.handler.codec.http.HttpHeaderNames.UPGRADE) && h.transferEncodingFields() == 0
+                && (h.contentLength() == null || h.contentLength().trim().equals("0"));
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         super.channelRead(ctx, msg);
@@ -102,6 +147,7 @@ final class RequestDecoder extends HttpRequestDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+        if (held) return; // the bytes stay in the cumulation
         if (refused) {
             buffer.skipBytes(buffer.readableBytes());
             return;
@@ -133,11 +179,12 @@ final class RequestDecoder extends HttpRequestDecoder {
         super.decode(ctx, buffer, out);
         for (int i = before; i < out.size(); i++) {
             Object o = out.get(i);
-            if (o instanceof HttpMessage) {
+            if (o instanceof HttpMessage m) {
                 headStarted = false;
                 partialReported = false;
                 inMessage = true;
                 headChecked = false;
+                if (asksUpgrade(m)) held = true;
             }
             if (o instanceof LastHttpContent) inMessage = false;
         }
@@ -191,7 +238,9 @@ final class RequestDecoder extends HttpRequestDecoder {
         String uri = latin1(h, me + 1, te);
         HttpVersion version = version(h, te + 1, v.versionEnd());
         buf.skipBytes(length);
-        out.add(new DefaultHttpRequest(version, method, uri, headers));
+        DefaultHttpRequest request = new DefaultHttpRequest(version, method, uri, headers);
+        out.add(request);
+        if (contentLength == 0 && asksUpgrade(request)) held = true;
         partialReported = false;
         headStarted = false;
         if (contentLength == 0) {

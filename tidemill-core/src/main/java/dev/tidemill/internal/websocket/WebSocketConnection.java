@@ -1,0 +1,363 @@
+package dev.tidemill.internal.websocket;
+
+import dev.tidemill.ProblemException;
+import dev.tidemill.WebSocket;
+import dev.tidemill.WebSocket.CloseStatus;
+import dev.tidemill.WebSocketHandler;
+import dev.tidemill.WebSocketOptions;
+import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.ServerEvents;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.compression.DecompressionException;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One WebSocket connection, the last handler of its pipeline, on the event loop: reassembles
+ * fragmented messages within {@link WebSocketOptions#maxMessageBytes()}, answers pings, runs the
+ * closing handshake (RFC 6455 7), fails the connection on any protocol error with the close code
+ * the error calls for, sends pings and enforces the idle timeout, and hands each message to the
+ * handler through {@link Callbacks}. While more than {@code maxMessageBytes} of messages wait for
+ * a slow handler, the socket is not read, so TCP pushes back on the peer.
+ */
+final class WebSocketConnection extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketConnection.class);
+
+    private final Exchange exchange;
+    private final WebSocketOptions options;
+    private final WebSocketHandler handler;
+    private final Session session;
+    private final long pingNanos;
+    private final long idleNanos;
+    private final AtomicLong inboundQueued = new AtomicLong();
+    private Callbacks callbacks;
+    private ChannelHandlerContext ctx;
+    private CompositeByteBuf fragments;
+    private boolean fragmentsText;
+    private long fragmentBytes;
+    private boolean closeSent;
+    private boolean failed;
+    private boolean ended;
+    private CloseStatus status;
+    private long lastRead;
+    /** {@link #lastRead} when the last ping went out: no second ping until the peer sends something. */
+    private long pingedAt = -1;
+    private ScheduledFuture<?> timer;
+    private boolean inRead;
+    private boolean needsFlush;
+    private boolean paused;
+
+    WebSocketConnection(Exchange exchange, WebSocketOptions options, WebSocketHandler handler, Session session) {
+        this.exchange = exchange;
+        this.options = options;
+        this.handler = handler;
+        this.session = session;
+        this.pingNanos = options.pingInterval().toNanos();
+        this.idleNanos = options.idleTimeout().toNanos();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        session.attach(this);
+        callbacks = new Callbacks(exchange.endpoint().mode(), exchange.workerLoop());
+        lastRead = System.nanoTime();
+        armTimer();
+        callbacks.submit(() -> {
+            try {
+                handler.onOpen(session);
+            } catch (Throwable t) {
+                handlerFailed(t);
+            }
+        });
+        if (exchange.context().draining()) close(WebSocket.GOING_AWAY, "the server is shutting down");
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        inRead = true;
+        lastRead = System.nanoTime();
+        if (!(msg instanceof WebSocketFrame frame)) { // bytes cannot get past the frame decoder
+            io.netty.util.ReferenceCountUtil.release(msg);
+            return;
+        }
+        try {
+            if (failed || ended) return;
+            switch (frame) {
+                case PingWebSocketFrame ping -> {
+                    if (!closeSent) write(new PongWebSocketFrame(ping.content().retain()), 0, null);
+                }
+                case PongWebSocketFrame pong -> { } // lastRead is all it is for
+                case CloseWebSocketFrame close -> peerClosed(close);
+                default -> {
+                    if (!closeSent) data(frame); // after our close frame, data is ignored (RFC 6455 1.4)
+                }
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        inRead = false;
+        if (needsFlush) flushNow();
+        ctx.fireChannelReadComplete();
+    }
+
+    private void data(WebSocketFrame frame) {
+        boolean start = !(frame instanceof ContinuationWebSocketFrame);
+        int n = frame.content().readableBytes();
+        long total = (start ? 0 : fragmentBytes) + n;
+        if (total > options.maxMessageBytes()) {
+            fail(WebSocket.TOO_BIG, "a message over " + options.maxMessageBytes() + " bytes (maxMessageBytes)");
+            return;
+        }
+        if (start && frame.isFinalFragment()) {
+            deliver(frame instanceof TextWebSocketFrame, ByteBufUtil.getBytes(frame.content()));
+            return;
+        }
+        if (start) {
+            fragments = ctx.alloc().compositeBuffer(1024);
+            fragmentsText = frame instanceof TextWebSocketFrame;
+        }
+        fragments.addComponent(true, frame.content().retain());
+        fragmentBytes = total;
+        if (frame.isFinalFragment()) {
+            byte[] bytes = ByteBufUtil.getBytes(fragments);
+            releaseFragments();
+            deliver(fragmentsText, bytes);
+        }
+    }
+
+    private void deliver(boolean text, byte[] bytes) {
+        Message m = new Message(text, bytes, exchange.context().bodyBinder());
+        long queued = inboundQueued.addAndGet(bytes.length);
+        if (queued > options.maxMessageBytes() && !paused) {
+            paused = true; // the handler is behind by a whole message limit: let TCP push back
+            ctx.channel().config().setAutoRead(false);
+        }
+        callbacks.submit(() -> {
+            try {
+                handler.onMessage(session, m);
+            } catch (Throwable t) {
+                handlerFailed(t);
+            } finally {
+                if (inboundQueued.addAndGet(-bytes.length) <= options.maxMessageBytes() / 2) resumeReading();
+            }
+        });
+    }
+
+    private void resumeReading() {
+        if (ctx.executor().inEventLoop()) {
+            if (paused) {
+                paused = false;
+                ctx.channel().config().setAutoRead(true);
+            }
+        } else if (paused) { // read without a fence: a stale true costs one task, a stale false is re-checked by the next message
+            ctx.executor().execute(this::resumeReading);
+        }
+    }
+
+    private void peerClosed(CloseWebSocketFrame close) {
+        int code = close.statusCode();
+        if (status == null) status = new CloseStatus(code < 0 ? WebSocket.NO_STATUS : code, code < 0 ? "" : close.reasonText());
+        session.markClosed();
+        if (closeSent) {
+            ctx.close(); // the answer to our close: the handshake is complete
+            return;
+        }
+        closeSent = true;
+        // Echo the code (RFC 6455 5.5.1), then close the TCP connection: the server closes first (7.1.1).
+        CloseWebSocketFrame echo = code < 0 ? new CloseWebSocketFrame(true, 0, Unpooled.EMPTY_BUFFER) : new CloseWebSocketFrame(code, "");
+        ctx.writeAndFlush(echo).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Starts the closing handshake: our close frame now, the socket closed when the peer answers or at the timeout. */
+    void close(int code, String reason) {
+        if (closeSent || ended) return;
+        closeSent = true;
+        session.markClosed();
+        if (status == null) status = new CloseStatus(code, reason);
+        releaseFragments();
+        ctx.writeAndFlush(new CloseWebSocketFrame(code, reason));
+        ctx.executor().schedule(() -> {
+            if (ctx.channel().isActive()) ctx.close();
+        }, options.closeTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Fails the connection (RFC 6455 7.1.7): a close frame with {@code code} if none went out yet, then the socket closes. */
+    private void fail(int code, String reason) {
+        if (failed || ended) return;
+        failed = true;
+        session.markClosed();
+        releaseFragments();
+        if (status == null) status = new CloseStatus(code, reason);
+        if (closeSent) {
+            ctx.close();
+            return;
+        }
+        closeSent = true;
+        ctx.writeAndFlush(new CloseWebSocketFrame(code, truncate(reason))).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        switch (c) {
+            case CorruptedWebSocketFrameException e -> fail(e.closeStatus().code(), e.getMessage() == null ? "" : e.getMessage());
+            case TooLongFrameException e -> fail(WebSocket.TOO_BIG, "a frame over the size limit (maxFrameBytes)");
+            case DecompressionException e -> {
+                boolean bomb = e.getMessage() != null && e.getMessage().contains("maximum size");
+                fail(bomb ? WebSocket.TOO_BIG : WebSocket.INVALID_PAYLOAD, bomb
+                        ? "a message inflates past " + options.maxMessageBytes() + " bytes (maxMessageBytes)"
+                        : "a compressed message that does not inflate (RFC 7692)");
+            }
+            case IOException e -> ctx.close(); // the peer reset the connection: nothing to say to it
+            default -> {
+                LOG.warn("WebSocket connection {} failed", ctx.channel(), c);
+                fail(WebSocket.INTERNAL_ERROR, "internal error");
+            }
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == ServerEvents.DRAIN) {
+            close(WebSocket.GOING_AWAY, "the server is shutting down");
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (ended) return;
+        ended = true;
+        session.markClosed();
+        if (timer != null) timer.cancel(false);
+        releaseFragments();
+        CloseStatus how = status != null ? status : new CloseStatus(WebSocket.ABNORMAL, "");
+        callbacks.interrupt();
+        callbacks.submit(() -> {
+            Thread.interrupted(); // an interrupt aimed at the previous callback is not onClose's
+            try {
+                handler.onClose(session, how);
+            } catch (Throwable t) {
+                LOG.warn("onClose of {} failed", exchange.path(), t);
+            } finally {
+                exchange.upgradeEnded(); // after the last callback: the slot covered the queued drain
+            }
+        });
+        session.ended(how);
+        ctx.fireChannelInactive();
+    }
+
+    /** A handler callback threw: on the handler's thread. */
+    private void handlerFailed(Throwable t) {
+        int code;
+        String reason;
+        if (t instanceof ProblemException p) {
+            code = WebSocket.INVALID_PAYLOAD;
+            reason = p.problem().detail().orElse(p.problem().title());
+        } else {
+            LOG.error("WebSocket handler of {} failed", exchange.path(), t);
+            code = WebSocket.INTERNAL_ERROR;
+            reason = "internal error";
+        }
+        String r = truncate(reason);
+        if (ctx.executor().inEventLoop()) close(code, r);
+        else ctx.executor().execute(() -> close(code, r));
+    }
+
+    // ------------------------------------------------------------------ writes, on the event loop
+
+    /** Writes a frame; flushed at the end of the current read, or now when not reading. */
+    void write(WebSocketFrame frame, int size, CompletableFuture<Void> done) {
+        if (closeSent || ended) {
+            frame.release();
+            session.written(size);
+            if (done != null) done.completeExceptionally(new ClosedChannelException());
+            return;
+        }
+        if (done == null) {
+            ctx.write(frame, ctx.voidPromise());
+        } else {
+            ctx.write(frame).addListener(f -> {
+                session.written(size);
+                if (f.isSuccess()) done.complete(null);
+                else done.completeExceptionally(new ClosedChannelException());
+            });
+        }
+        if (inRead) needsFlush = true;
+        else ctx.flush();
+    }
+
+    void flushNow() {
+        needsFlush = false;
+        ctx.flush();
+    }
+
+    // ------------------------------------------------------------------ ping and idle
+
+    private void armTimer() {
+        long pingAt = lastRead + pingNanos;
+        long idleAt = lastRead + idleNanos;
+        long next = pingedAt == lastRead ? idleAt : Math.min(pingAt, idleAt);
+        timer = ctx.executor().schedule(this::tick, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private void tick() {
+        if (ended || closeSent) return;
+        long quiet = System.nanoTime() - lastRead;
+        if (quiet >= idleNanos) {
+            close(WebSocket.GOING_AWAY, "no frame for " + options.idleTimeout().toMillis() + " ms (idleTimeout)");
+            return;
+        }
+        if (quiet >= pingNanos && pingedAt != lastRead) {
+            pingedAt = lastRead;
+            ctx.writeAndFlush(new PingWebSocketFrame(Unpooled.EMPTY_BUFFER), ctx.voidPromise());
+        }
+        armTimer();
+    }
+
+    private void releaseFragments() {
+        if (fragments != null) {
+            fragments.release();
+            fragments = null;
+            fragmentBytes = 0;
+        }
+    }
+
+    /** @return {@code reason} cut to the 123 bytes a close frame has room for (RFC 6455 5.5), on a character boundary */
+    static String truncate(String reason) {
+        if (reason.length() <= 41) return reason; // 41 chars are at most 123 bytes
+        byte[] b = reason.getBytes(StandardCharsets.UTF_8);
+        if (b.length <= 123) return reason;
+        int end = 123;
+        while (end > 0 && (b[end] & 0xC0) == 0x80) end--; // do not split a code point
+        return new String(b, 0, end, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,210 @@
+package dev.tidemill.internal.websocket;
+
+import dev.tidemill.Problem;
+import dev.tidemill.WebSocketHandler;
+import dev.tidemill.WebSocketOptions;
+import dev.tidemill.internal.exchange.ConnectionTakeover;
+import dev.tidemill.internal.exchange.Exchange;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionData;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionUtil;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
+import io.netty.handler.codec.http.websocketx.extensions.compression.PerMessageDeflateServerExtensionHandshaker;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The server's opening handshake (RFC 6455 4.2): checks the request, picks the subprotocol and
+ * extension, and computes {@code Sec-WebSocket-Accept}. Runs on the handler's thread when the
+ * handler's answer is {@code Response.webSocket(...)}.
+ */
+public final class WebSocketUpgrade {
+    private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+    /**
+     * What the handshake decided: either a refusal (a problem and its extra headers) or the
+     * headers of the 101 and what takes the connection over.
+     *
+     * @param refusal the problem, or null when accepted
+     * @param headers name/value pairs for the answer
+     * @param takeover what runs the connection after the 101, or null when refused
+     */
+    public record Outcome(Problem refusal, List<String> headers, ConnectionTakeover takeover) {
+        static Outcome refuse(int status, String title, String detail, String... headers) {
+            return new Outcome(Problem.of(status, title, detail), List.of(headers), null);
+        }
+    }
+
+    private WebSocketUpgrade() {}
+
+    /**
+     * @param ex the handshake request
+     * @param options the route's options
+     * @param handler runs the connection once accepted
+     * @return the decision
+     */
+    public static Outcome handshake(Exchange ex, WebSocketOptions options, WebSocketHandler handler) {
+        if (!hasToken(ex.headers("Upgrade"), "websocket")) {
+            return Outcome.refuse(426, "Upgrade Required", "this is a WebSocket endpoint: send a WebSocket handshake"
+                    + " (Upgrade: websocket, RFC 6455 4.1)", "Upgrade", "websocket", "Sec-WebSocket-Version", "13");
+        }
+        if (!ex.method().equals("GET")) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake is a GET request (RFC 6455 4.1)");
+        }
+        if (!hasToken(ex.headers("Connection"), "upgrade")) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake needs Connection: Upgrade (RFC 6455 4.2.1)");
+        }
+        if (ex.header("Transfer-Encoding").isPresent() || ex.header("Content-Length").filter(v -> !v.trim().equals("0")).isPresent()) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake carries no body");
+        }
+        List<String> versions = ex.headers("Sec-WebSocket-Version");
+        if (versions.isEmpty()) {
+            return Outcome.refuse(400, "Bad Request", "Sec-WebSocket-Version is missing (RFC 6455 4.2.1)",
+                    "Sec-WebSocket-Version", "13");
+        }
+        if (versions.size() != 1 || !versions.get(0).trim().equals("13")) {
+            return Outcome.refuse(426, "Upgrade Required", "only WebSocket version 13 is spoken here (RFC 6455 4.4)",
+                    "Sec-WebSocket-Version", "13");
+        }
+        List<String> keys = ex.headers("Sec-WebSocket-Key");
+        if (keys.size() != 1 || !validKey(keys.get(0).trim())) {
+            return Outcome.refuse(400, "Bad Request", "Sec-WebSocket-Key must be one base64-encoded 16-byte value (RFC 6455 4.2.1)");
+        }
+        String origin = originRefused(ex, options.origins());
+        if (origin != null) return Outcome.refuse(403, "Forbidden", origin);
+
+        List<String> headers = new ArrayList<>(8);
+        headers.add("Upgrade");
+        headers.add("websocket");
+        headers.add("Connection");
+        headers.add("Upgrade");
+        headers.add("Sec-WebSocket-Accept");
+        headers.add(accept(keys.get(0).trim()));
+        String subprotocol = subprotocol(ex.headers("Sec-WebSocket-Protocol"), options.subprotocols());
+        if (subprotocol != null) {
+            headers.add("Sec-WebSocket-Protocol");
+            headers.add(subprotocol);
+        }
+        WebSocketServerExtension deflate = null;
+        if (options.compression()) {
+            try {
+                deflate = deflate(ex.headers("Sec-WebSocket-Extensions"), options);
+            } catch (RuntimeException e) {
+                return Outcome.refuse(400, "Bad Request", "Sec-WebSocket-Extensions is malformed (RFC 6455 9.1)");
+            }
+            if (deflate != null) {
+                WebSocketExtensionData data = deflate.newReponseData();
+                headers.add("Sec-WebSocket-Extensions");
+                headers.add(render(data));
+            }
+        }
+        return new Outcome(null, headers, new Takeover(ex, options, handler, subprotocol, deflate));
+    }
+
+    /** @return whether some value of a comma-separated header holds {@code token}, in any case */
+    static boolean hasToken(List<String> values, String token) {
+        for (String v : values) {
+            for (String part : v.split(",")) {
+                if (part.trim().equalsIgnoreCase(token)) return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean validKey(String key) {
+        if (key.length() != 24) return false;
+        try {
+            return Base64.getDecoder().decode(key).length == 16;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** @return {@code Sec-WebSocket-Accept} for {@code key}: base64(SHA-1(key + GUID)), RFC 6455 4.2.2 */
+    static String accept(String key) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest((key + GUID).getBytes(StandardCharsets.US_ASCII));
+            return Base64.getEncoder().encodeToString(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every JDK", e);
+        }
+    }
+
+    /** @return why the Origin is refused, or null when it may connect */
+    static String originRefused(Exchange ex, List<String> allowed) {
+        List<String> origins = ex.headers("Origin");
+        if (origins.isEmpty()) return null; // not a browser: the check guards against cross-site pages only
+        if (origins.size() > 1) return "more than one Origin header";
+        String origin = origins.get(0).trim();
+        if (allowed.equals(List.of("*"))) return null;
+        if (!allowed.isEmpty()) {
+            for (String a : allowed) {
+                if (a.equalsIgnoreCase(origin)) return null;
+            }
+            return "the Origin is not among this endpoint's allowed origins";
+        }
+        String host = ex.header("Host").map(h -> h.trim().toLowerCase(Locale.ROOT)).orElse(null);
+        if (host == null) return "no Host to compare the Origin with";
+        try {
+            URI uri = new URI(origin);
+            if (uri.getScheme() == null || uri.getHost() == null) return "the Origin is not same-origin";
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") || scheme.equals("wss") ? 443 : 80;
+            String originHost = uri.getHost().toLowerCase(Locale.ROOT);
+            int colon = host.lastIndexOf(':');
+            boolean bracketed = host.endsWith("]");
+            String hostName = colon > 0 && !bracketed ? host.substring(0, colon) : host;
+            int hostPort = colon > 0 && !bracketed ? Integer.parseInt(host.substring(colon + 1)) : port;
+            if (originHost.equals(hostName) && port == hostPort) return null;
+        } catch (java.net.URISyntaxException | NumberFormatException e) {
+            return "the Origin is malformed";
+        }
+        return "the Origin is not same-origin (WebSocketOptions.origins)";
+    }
+
+    /** @return the first of the route's subprotocols the client offered, or null */
+    static String subprotocol(List<String> offeredValues, List<String> supported) {
+        if (supported.isEmpty() || offeredValues.isEmpty()) return null;
+        List<String> offered = new ArrayList<>();
+        for (String v : offeredValues) {
+            for (String part : v.split(",")) {
+                String p = part.trim();
+                if (!p.isEmpty()) offered.add(p);
+            }
+        }
+        for (String s : supported) {
+            if (offered.contains(s)) return s;
+        }
+        return null;
+    }
+
+    /** @return the accepted permessage-deflate, or null when not offered or no offer is acceptable (RFC 7692 5) */
+    private static WebSocketServerExtension deflate(List<String> values, WebSocketOptions options) {
+        if (values.isEmpty()) return null;
+        // maxAllocation bounds what one frame may inflate to: a compressed bomb stops there (1009).
+        int maxAllocation = (int) Math.min(Integer.MAX_VALUE, options.maxMessageBytes());
+        PerMessageDeflateServerExtensionHandshaker handshaker =
+                new PerMessageDeflateServerExtensionHandshaker(6, false, 15, true, false, maxAllocation);
+        // allowServerWindowSize false: the JDK's Deflater only compresses with a 15-bit window, so an
+        // offer that insists on a smaller server window is declined, as RFC 7692 7.1.2.1 allows.
+        for (WebSocketExtensionData data : WebSocketExtensionUtil.extractExtensions(String.join(",", values))) {
+            WebSocketServerExtension accepted = handshaker.handshakeExtension(data);
+            if (accepted != null) return accepted;
+        }
+        return null;
+    }
+
+    private static String render(WebSocketExtensionData data) {
+        StringBuilder b = new StringBuilder(data.name());
+        data.parameters().forEach((k, v) -> {
+            b.append("; ").append(k);
+            if (v != null) b.append('=').append(v);
+        });
+        return b.toString();
+    }
+}
