@@ -44,6 +44,7 @@ class PingAndIdleTimeoutTest {
     @Test
     void aQuietPeerGetsPingedAgainAfterEachPong() {
         try (TestClient client = start(Duration.ofMillis(100), Duration.ofSeconds(30)); WebSocketClient ws = client.webSocket("/ws")) {
+            ws.timeout(Duration.ofSeconds(10)); // 100 times the ping interval; the 30 s idle timeout must not be what wakes it
             for (int i = 0; i < 3; i++) {
                 WebSocketFrame f = ws.nextFrame();
                 assertThat(f.opcode()).as("frame %d from a quiet connection", i).isEqualTo(WebSocketFrame.PING);
