@@ -82,6 +82,7 @@ class GracefulShutdownClosesWebSocketsTest {
             stopper.join(TimeUnit.SECONDS.toMillis(20));
             assertThat(stopper.isAlive()).isFalse();
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !closes.isEmpty()); // a stop must not lose an onClose
         assertThat(closes).hasSize(1);
         assertThat(closes.get(0).code()).isEqualTo(WebSocket.GOING_AWAY);
     }
