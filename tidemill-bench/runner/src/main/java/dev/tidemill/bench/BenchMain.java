@@ -11,7 +11,8 @@ import java.util.Map;
  * {@code ./tidemill bench}: runs the suite ({@code [--quick] [--strict] [--targets a,b]
  * [--scenarios x,y] [--rounds N] [--duration S] [--warmup S]}), {@code bench machine} prints the
  * fingerprint and preflight, {@code bench sweep | imbalance | overload | memory} run the suites that
- * measure what the references never did, {@code bench report} regenerates docs/performance.md from
+ * measure what the references never did, {@code bench streams} the SSE
+ * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench report} regenerates docs/performance.md from
  * the latest full result of each.
  */
 public final class BenchMain {
@@ -34,6 +35,12 @@ public final class BenchMain {
                 System.out.println("results: " + new OverloadSuite(OverloadSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("memory")) {
                 System.out.println("results: " + new MemorySuite(MemorySuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("streams")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the streams client runs in this JVM
+                String command = String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("./tidemill", "bench"),
+                        list.stream()).toList());
+                System.out.println("results: " + new dev.tidemill.bench.streams.StreamsSuite(dev.tidemill.bench.streams.StreamsSettings
+                        .parse(list.subList(1, list.size())), command, System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
@@ -43,7 +50,10 @@ public final class BenchMain {
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
                         + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"
-                        + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b,a-aot] [--out DIR]\nscenarios: "
+                        + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b,a-aot] [--out DIR]\n"
+                        + "       ./tidemill bench streams [--quick] [--targets a,b] [--scenarios fanout,echo,isolation] [--subscribers n,..] "
+                        + "[--deliveries N] [--rate N] [--connections n,..] [--sizes bytes,..] [--duration S] [--echo-warmup S] [--warmup S] "
+                        + "[--isolation-subscribers N] [--isolation-events N] [--isolation-rate N] [--out DIR]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
             } else {
                 Path json = run(Options.parse(list), System.out);

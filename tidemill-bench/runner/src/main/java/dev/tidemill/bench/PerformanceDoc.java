@@ -17,6 +17,7 @@ public final class PerformanceDoc {
         m.put("imbalance", "Imbalance: least-loaded vs round-robin vs VIRTUAL");
         m.put("overload", "Overload");
         m.put("memory", "Memory and start-up");
+        m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -90,7 +90,7 @@ public final class WebSocketUpgrade {
             headers.add("Sec-WebSocket-Protocol");
             headers.add(subprotocol);
         }
-        WebSocketServerExtension deflate = null;
+        Deflate deflate = null;
         if (options.compression()) {
             try {
                 deflate = deflate(ex.headers("Sec-WebSocket-Extensions"), options);
@@ -98,12 +98,11 @@ public final class WebSocketUpgrade {
                 return Outcome.refuse(400, "Bad Request", "Sec-WebSocket-Extensions is malformed (RFC 6455 9.1)");
             }
             if (deflate != null) {
-                WebSocketExtensionData data = deflate.newReponseData();
                 headers.add("Sec-WebSocket-Extensions");
-                headers.add(render(data));
+                headers.add(deflate.answer());
             }
         }
-        return new Outcome(null, headers, new Takeover(ex, options, handler, subprotocol, deflate));
+        return new Outcome(null, headers, new Takeover(ex, options, handler, subprotocol, deflate == null ? null : deflate.extension()));
     }
 
     /** @return whether some value of a comma-separated header holds {@code token}, in any case */
@@ -183,28 +182,41 @@ public final class WebSocketUpgrade {
         return null;
     }
 
+    /** An accepted permessage-deflate offer and the header value that answers it. */
+    private record Deflate(WebSocketServerExtension extension, String answer) {}
+
     /** @return the accepted permessage-deflate, or null when not offered or no offer is acceptable (RFC 7692 5) */
-    private static WebSocketServerExtension deflate(List<String> values, WebSocketOptions options) {
+    private static Deflate deflate(List<String> values, WebSocketOptions options) {
         if (values.isEmpty()) return null;
         // maxAllocation bounds what one frame may inflate to: a compressed bomb stops there (1009).
         int maxAllocation = (int) Math.min(Integer.MAX_VALUE, options.maxMessageBytes());
         PerMessageDeflateServerExtensionHandshaker handshaker =
-                new PerMessageDeflateServerExtensionHandshaker(6, false, 15, true, false, maxAllocation);
-        // allowServerWindowSize false: the JDK's Deflater only compresses with a 15-bit window, so an
-        // offer that insists on a smaller server window is declined, as RFC 7692 7.1.2.1 allows.
+                new PerMessageDeflateServerExtensionHandshaker(6, true, 15, true, false, maxAllocation);
+        // A client's server_max_window_bits below 15 is honoured: Netty then compresses with JZlib
+        // (the JDK's Deflater only has the 15-bit window), which is why jzlib is a dependency.
         for (WebSocketExtensionData data : WebSocketExtensionUtil.extractExtensions(String.join(",", values))) {
             WebSocketServerExtension accepted = handshaker.handshakeExtension(data);
-            if (accepted != null) return accepted;
+            if (accepted != null) {
+                return new Deflate(accepted, render(accepted.newReponseData(), data.parameters().get("server_max_window_bits")));
+            }
         }
         return null;
     }
 
-    private static String render(WebSocketExtensionData data) {
+    /**
+     * @param offeredServerWindow the server_max_window_bits of the accepted offer, or null. Netty
+     *     leaves the parameter out of its answer when it is 15, but RFC 7692 7.1.2.1 accepts it
+     *     only by echoing it, and clients (python-websockets) fail the connection otherwise.
+     */
+    private static String render(WebSocketExtensionData data, String offeredServerWindow) {
         StringBuilder b = new StringBuilder(data.name());
         data.parameters().forEach((k, v) -> {
             b.append("; ").append(k);
             if (v != null) b.append('=').append(v);
         });
+        if (offeredServerWindow != null && !data.parameters().containsKey("server_max_window_bits")) {
+            b.append("; server_max_window_bits=").append(offeredServerWindow);
+        }
         return b.toString();
     }
 }

@@ -7,8 +7,11 @@ import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Response;
 import dev.tidemill.Server;
+import dev.tidemill.SseEvent;
 import dev.tidemill.Tidemill;
+import dev.tidemill.Topic;
 import dev.tidemill.bench.common.Scenario;
+import dev.tidemill.bench.common.StreamContract;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -31,6 +34,8 @@ public final class TidemillApp {
     static final Param<Integer> ID = Param.path("id", ParamType.INT);
     static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(0L);
     static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(2L);
+    static final Param<Integer> EVENTS = Param.query("events", ParamType.INT);
+    static final Param<Integer> RATE = Param.query("rate", ParamType.INT).withDefault(0);
 
     /** Completes the awaiting handler's stages: one timer thread, as an async client library would. */
     private static final java.util.concurrent.ScheduledExecutorService TIMER =
@@ -84,7 +89,37 @@ public final class TidemillApp {
             TIMER.schedule(() -> f.complete("awaited"), req.param(MILLIS), java.util.concurrent.TimeUnit.MILLISECONDS);
             return f;
         }).params(MILLIS);
+        // Streams suite (StreamContract): a lossless topic, and a lossy one for the slow-subscriber scenario.
+        stream(app, StreamContract.FANOUT, topic("bench.fanout", Topic.Overflow.BLOCK));
+        stream(app, StreamContract.LOSSY, topic("bench.lossy", Topic.Overflow.DROP_OLDEST));
+        app.ws(StreamContract.ECHO, (ws, msg) -> {
+            if (msg.isText()) ws.send(msg.text());
+            else ws.send(msg.bytes());
+        });
         return app;
+    }
+
+    /**
+     * A topic as an SSE stream, its publish endpoint and its subscriber count. The publisher is a
+     * virtual thread of its own: a {@code BLOCK} topic refuses a publish on an I/O or worker loop,
+     * and it may wait for a slow subscriber there.
+     */
+    static void stream(Tidemill app, String path, Topic<String> topic) {
+        app.get(path, req -> Response.sse(topic, "events", m -> SseEvent.data(m.value())));
+        app.post(path + StreamContract.PUBLISH, req -> {
+            int events = req.param(EVENTS), rate = req.param(RATE);
+            Thread.ofVirtual().name("bench-publisher").start(() ->
+                    StreamContract.publish(events, rate, (seq, data) -> topic.publish("events", data)));
+            return Response.status(202).text("publishing " + events);
+        }).params(EVENTS, RATE);
+        app.get(path + StreamContract.SUBSCRIBERS, req -> Integer.toString(topic.stats().subscriptions()));
+    }
+
+    /** The open topic of that name (topics are process-wide, and tests build the app more than once), or a new one. */
+    @SuppressWarnings("unchecked")
+    static Topic<String> topic(String name, Topic.Overflow overflow) {
+        return Topic.find(name).map(t -> (Topic<String>) t)
+                .orElseGet(() -> Topic.<String>builder(name).capacity(StreamContract.QUEUE).overflow(overflow).build());
     }
 
     /** Burns CPU for about {@code nanos}; @return nanos, so the work cannot be optimised away */

@@ -1,0 +1,191 @@
+package dev.tidemill.bench.streams;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The streams suite's rows and how they are assembled from what was measured: percentiles from the
+ * client's histogram, CPU per 1,000 deliveries or round trips, the missing count and the
+ * client-bound flag. Pure: no sockets, so unit tests cover every figure the tables show.
+ */
+public final class StreamsRows {
+    /**
+     * A window in which the client's CPU was busier than this share of what it had (its one loop
+     * thread, or its process over its pinned CPUs), percent, is client-bound: its throughput is
+     * what the client could take, a floor of what the server can do.
+     */
+    public static final double SATURATED_PERCENT = 90;
+
+    /** The note a client-bound row carries. */
+    public static final String CLIENT_BOUND = "client-bound: the number is a floor";
+
+    private StreamsRows() {}
+
+    /**
+     * CPU readings over one window.
+     *
+     * @param wallNanos the window's length, nanoseconds
+     * @param serverCpuMicros server process CPU (utime + stime), microseconds
+     * @param clientLoopCpuNanos CPU of the client's loop thread, nanoseconds (-1: unknown)
+     * @param clientProcessCpuMicros CPU of the whole client process (runner JVM), microseconds
+     * @param clientCpus CPUs the client is pinned to
+     */
+    public record Window(long wallNanos, double serverCpuMicros, long clientLoopCpuNanos, double clientProcessCpuMicros,
+                         int clientCpus) {
+        /** @return server CPU over the window, percent of one CPU */
+        public double serverPercent() {
+            return wallNanos <= 0 ? 0 : 100 * serverCpuMicros * 1_000 / wallNanos;
+        }
+
+        /** @return the client loop thread's CPU, percent of one CPU (-1: unknown) */
+        public double clientLoopPercent() {
+            return clientLoopCpuNanos < 0 || wallNanos <= 0 ? -1 : 100.0 * clientLoopCpuNanos / wallNanos;
+        }
+
+        /** @return the client process's CPU, percent of its pinned CPUs */
+        public double clientProcessPercent() {
+            return wallNanos <= 0 ? 0 : 100 * clientProcessCpuMicros * 1_000 / wallNanos / Math.max(1, clientCpus);
+        }
+
+        /** @return whether the client's thread or its CPUs were saturated */
+        public boolean clientBound() {
+            return clientLoopPercent() > SATURATED_PERCENT || clientProcessPercent() > SATURATED_PERCENT;
+        }
+    }
+
+    /**
+     * One SSE fan-out (or isolation) row.
+     *
+     * @param target the server
+     * @param scenario {@code fanout}, or {@code isolation} (lossy stream, paced)
+     * @param subscribers connections subscribed
+     * @param stalled of them, how many stopped reading (not counted in any figure)
+     * @param events events published
+     * @param rate events per second the publisher was asked for (0: as fast as backpressure allows)
+     * @param expected deliveries expected: events x reading subscribers
+     * @param received deliveries the reading subscribers got
+     * @param missing expected minus received, at least 0 (must be 0)
+     * @param outOfOrder deliveries out of sequence (duplicates or after a gap)
+     * @param otherEvents data lines that were not fan-out events (a server's "lost" notices)
+     * @param seconds from the publish request to the last delivery
+     * @param deliveriesPerSec received / seconds
+     * @param p50Ms delivery latency median, milliseconds
+     * @param p99Ms delivery latency 99th percentile, milliseconds
+     * @param maxMs delivery latency maximum, milliseconds
+     * @param serverCpuMsPer1000 server CPU per 1,000 deliveries, milliseconds
+     * @param serverCpuPercent server CPU over the window, percent of one CPU
+     * @param clientLoopCpuPercent client loop thread CPU, percent of one CPU
+     * @param clientProcessCpuPercent client process CPU, percent of its CPUs
+     * @param clientBound whether the client was saturated (the throughput is then a floor)
+     * @param notes what else a reader must know
+     */
+    public record SseRow(String target, String scenario, int subscribers, int stalled, int events, int rate, long expected,
+                         long received, long missing, long outOfOrder, long otherEvents, double seconds,
+                         double deliveriesPerSec, double p50Ms, double p99Ms, double maxMs, double serverCpuMsPer1000,
+                         double serverCpuPercent, double clientLoopCpuPercent, double clientProcessCpuPercent,
+                         boolean clientBound, List<String> notes) {}
+
+    /**
+     * One WebSocket echo row.
+     *
+     * @param target the server
+     * @param connections connections, one message in flight each
+     * @param bytes message size, bytes
+     * @param seconds the measured window
+     * @param roundTrips echoes received in the window
+     * @param wrongSize echoes of another length than sent (must be 0)
+     * @param roundTripsPerSec roundTrips / seconds
+     * @param p50Ms round-trip median, milliseconds
+     * @param p99Ms round-trip 99th percentile, milliseconds
+     * @param maxMs round-trip maximum, milliseconds
+     * @param serverCpuMsPer1000 server CPU per 1,000 round trips, milliseconds
+     * @param serverCpuPercent server CPU over the window, percent of one CPU
+     * @param clientLoopCpuPercent client loop thread CPU, percent of one CPU
+     * @param clientProcessCpuPercent client process CPU, percent of its CPUs
+     * @param clientBound whether the client was saturated
+     * @param notes what else a reader must know
+     */
+    public record WsRow(String target, int connections, int bytes, double seconds, long roundTrips, long wrongSize,
+                        double roundTripsPerSec, double p50Ms, double p99Ms, double maxMs, double serverCpuMsPer1000,
+                        double serverCpuPercent, double clientLoopCpuPercent, double clientProcessCpuPercent,
+                        boolean clientBound, List<String> notes) {}
+
+    /**
+     * @param target the server
+     * @param scenario {@code fanout} or {@code isolation}
+     * @param subscribers connections
+     * @param stalled of them stalled
+     * @param events events published
+     * @param rate events per second asked for (0: unpaced)
+     * @param seen what the reading subscribers saw
+     * @param w CPU over the window (the publish request to when the last delivery was seen)
+     * @param deliveryNanos the publish request to the last delivery, nanoseconds
+     * @return the row
+     */
+    static SseRow sse(String target, String scenario, int subscribers, int stalled, int events, int rate,
+                      SseFanoutClient.Snapshot seen, Window w, long deliveryNanos) {
+        long expected = (long) events * (subscribers - stalled);
+        long missing = Math.max(0, expected - seen.received());
+        double seconds = deliveryNanos / 1e9;
+        List<String> notes = new ArrayList<>();
+        if (missing > 0) notes.add(String.format(java.util.Locale.ROOT, "%,d deliveries missing", missing));
+        if (seen.outOfOrder() > 0) notes.add(seen.outOfOrder() + " out of order");
+        if (w.clientBound()) notes.add(CLIENT_BOUND);
+        Histogram h = seen.latencyMicros();
+        return new SseRow(target, scenario, subscribers, stalled, events, rate, expected, seen.received(), missing,
+                seen.outOfOrder(), seen.otherEvents(), round(seconds, 3), perSecond(seen.received(), seconds),
+                ms(h, 50), ms(h, 99), maxMs(h), perThousand(w.serverCpuMicros(), seen.received()),
+                round(w.serverPercent(), 1), round(w.clientLoopPercent(), 1), round(w.clientProcessPercent(), 1),
+                w.clientBound(), List.copyOf(notes));
+    }
+
+    /**
+     * @param target the server
+     * @param connections connections
+     * @param bytes message size
+     * @param seen the window's counters
+     * @param w the window
+     * @return the row
+     */
+    static WsRow ws(String target, int connections, int bytes, WsEchoClient.Snapshot seen, Window w) {
+        double seconds = w.wallNanos() / 1e9;
+        List<String> notes = new ArrayList<>();
+        if (seen.wrongSize() > 0) notes.add(seen.wrongSize() + " echoes of the wrong size");
+        if (seen.roundTrips() == 0) notes.add("no round trip completed");
+        if (w.clientBound()) notes.add(CLIENT_BOUND);
+        Histogram h = seen.latencyMicros();
+        return new WsRow(target, connections, bytes, round(seconds, 3), seen.roundTrips(), seen.wrongSize(),
+                perSecond(seen.roundTrips(), seconds), ms(h, 50), ms(h, 99), maxMs(h),
+                perThousand(w.serverCpuMicros(), seen.roundTrips()), round(w.serverPercent(), 1),
+                round(w.clientLoopPercent(), 1), round(w.clientProcessPercent(), 1), w.clientBound(), List.copyOf(notes));
+    }
+
+    /**
+     * @param cpuMicros CPU time, microseconds
+     * @param count deliveries or round trips
+     * @return milliseconds of CPU per 1,000 of them (NaN for none): (us / 1,000) / (count / 1,000) = us / count
+     */
+    static double perThousand(double cpuMicros, long count) {
+        return count <= 0 ? Double.NaN : round(cpuMicros / count, 4);
+    }
+
+    static double perSecond(long count, double seconds) {
+        return seconds <= 0 ? 0 : round(count / seconds, 0);
+    }
+
+    /** @return the percentile of a microsecond histogram, in milliseconds (NaN when empty) */
+    static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? Double.NaN : round(h.getValueAtPercentile(percentile) / 1_000.0, 3);
+    }
+
+    static double maxMs(Histogram h) {
+        return h.getTotalCount() == 0 ? Double.NaN : round(h.getMaxValue() / 1_000.0, 3);
+    }
+
+    static double round(double v, int digits) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return v;
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+}
