@@ -18,7 +18,9 @@ abstract class OnConformanceServer {
 
     @BeforeAll
     static void startServer() {
-        client = ConformanceServer.start();
+        // 8 s per read: generous on loopback (even for the 16 MiB echoes, bounded per read), and a
+        // server that never answers fails its row quickly instead of holding the suite.
+        client = ConformanceServer.start().timeout(java.time.Duration.ofSeconds(8));
     }
 
     @AfterAll

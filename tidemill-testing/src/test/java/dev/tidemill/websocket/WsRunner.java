@@ -196,7 +196,8 @@ final class WsRunner {
             try {
                 f = ws.nextFrame();
             } catch (UncheckedIOException e) {
-                throw new AssertionError(c + ": reading the server's next frame: " + e.getMessage(), e);
+                throw new AssertionError(c + ": reading the server's next frame: " + e.getMessage()
+                        + (c.offer().isEmpty() ? "" : "; the 101 agreed: " + ws.handshake().header("Sec-WebSocket-Extensions").orElse("no extension")), e);
             }
             switch (f.opcode()) {
                 case WebSocketFrame.PING -> {
