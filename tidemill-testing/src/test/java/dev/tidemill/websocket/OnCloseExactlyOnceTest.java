@@ -24,6 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code closed()} completes with the same status. In every execution mode.
  */
 class OnCloseExactlyOnceTest {
+    /** How long onClose may take after the connection ended: on loopback it is milliseconds. */
+    private static final Duration BOUND = Duration.ofSeconds(5);
+
     private final List<WebSocket.CloseStatus> closes = new CopyOnWriteArrayList<>();
     private final CompletableFuture<WebSocket> connection = new CompletableFuture<>();
 
@@ -88,7 +91,7 @@ class OnCloseExactlyOnceTest {
             assertThat(ws.awaitClose()).isEqualTo(new WebSocketClient.Close(4000, "done"));
             ws.sendFrame(WebSocketFrame.close(4000, ""), true);
             assertThat(ws.awaitClosed(Duration.ofSeconds(10))).isTrue();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !closes.isEmpty());
+            await().atMost(BOUND).until(() -> !closes.isEmpty());
             assertThat(closes.get(0).code()).isEqualTo(4000);
             onCloseOnce(closes.get(0));
         }
@@ -101,7 +104,7 @@ class OnCloseExactlyOnceTest {
             ws.send("throw");
             assertThat(ws.awaitClose().code()).isEqualTo(WebSocket.INTERNAL_ERROR);
             ws.sendFrame(WebSocketFrame.close(WebSocket.INTERNAL_ERROR, ""), true);
-            await().atMost(Duration.ofSeconds(10)).until(() -> !closes.isEmpty());
+            await().atMost(BOUND).until(() -> !closes.isEmpty());
             assertThat(closes.get(0).code()).isEqualTo(WebSocket.INTERNAL_ERROR);
             onCloseOnce(closes.get(0));
         }
@@ -113,14 +116,14 @@ class OnCloseExactlyOnceTest {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws/open-throws")) {
             assertThat(ws.awaitClose().code()).isEqualTo(WebSocket.INTERNAL_ERROR);
             ws.sendFrame(WebSocketFrame.close(WebSocket.INTERNAL_ERROR, ""), true);
-            await().atMost(Duration.ofSeconds(10)).until(() -> !closes.isEmpty());
+            await().atMost(BOUND).until(() -> !closes.isEmpty());
             onCloseOnce(closes.get(0));
         }
     }
 
     /** Waits for onClose, checks it ran once with {@code expected}, that closed() agrees, and that a late send fails. */
     private void onCloseOnce(WebSocket.CloseStatus expected) throws Exception {
-        await().atMost(Duration.ofSeconds(10)).until(() -> !closes.isEmpty());
+        await().atMost(BOUND).until(() -> !closes.isEmpty());
         WebSocket ws = connection.get(10, TimeUnit.SECONDS);
         assertThat(ws.closed().toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(expected);
         assertThat(closes).containsExactly(expected);
