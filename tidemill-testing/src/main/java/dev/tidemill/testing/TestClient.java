@@ -261,6 +261,28 @@ public final class TestClient implements AutoCloseable {
     }
 
     /**
+     * Opens a WebSocket connection: sends the opening handshake (RFC 6455 4.1) on a fresh
+     * connection and checks the server's 101. The client adds {@code Upgrade}, {@code Connection},
+     * a fresh {@code Sec-WebSocket-Key} and {@code Sec-WebSocket-Version: 13} unless given here.
+     * Offer compression with {@code "Sec-WebSocket-Extensions", "permessage-deflate"}.
+     *
+     * <pre>{@code
+     * try (WebSocketClient ws = client.webSocket("/ws/chat", "Sec-WebSocket-Protocol", "chat")) { ... }
+     * }</pre>
+     *
+     * @param path the request target
+     * @param headers more header fields as name, value pairs, e.g. {@code "Origin", "https://example.com"}
+     * @return the open connection
+     * @throws WebSocketClient.HandshakeException if the server answered with something other than 101
+     * @throws java.io.UncheckedIOException if the 101 breaks RFC 6455 (wrong accept, no Upgrade, an
+     *     unoffered subprotocol or extension) or the server did not answer in time
+     */
+    public WebSocketClient webSocket(String path, String... headers) {
+        Objects.requireNonNull(path, "path");
+        return WebSocketClient.open(open(), path, headers);
+    }
+
+    /**
      * Closes every connection this client opened that is still open, then, if {@link #start}
      * started the server, stops it ({@link Server#close()}). Idempotent.
      */

@@ -13,6 +13,8 @@
  *       requests and connection-level behaviour;</li>
  *   <li>{@link dev.tidemill.testing.StreamingResponse}: a body read chunk by chunk as it
  *       arrives;</li>
+ *   <li>{@link dev.tidemill.testing.WebSocketClient}: a WebSocket connection (RFC 6455, with
+ *       permessage-deflate), also for hostile frames built as {@link dev.tidemill.testing.WebSocketFrame};</li>
  *   <li>{@link dev.tidemill.testing.TestRequest} and {@link dev.tidemill.testing.TestResponse}:
  *       what is sent and what came back.</li>
  * </ul>
