@@ -240,6 +240,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (failed || ended) return; // already failing: what follows is the same fault's echo
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         switch (c) {
             case CorruptedWebSocketFrameException e -> fail(e.closeStatus().code(), e.getMessage() == null ? "" : e.getMessage());
@@ -250,6 +251,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
                         ? "a message inflates past " + options.maxMessageBytes() + " bytes (maxMessageBytes)"
                         : "a compressed message that does not inflate (RFC 7692)");
             }
+            case java.util.zip.DataFormatException e -> fail(WebSocket.INVALID_PAYLOAD, "a compressed message that does not inflate (RFC 7692)");
             case IOException e -> ctx.close(); // the peer reset the connection: nothing to say to it
             default -> {
                 LOG.warn("WebSocket connection {} failed", ctx.channel(), c);
