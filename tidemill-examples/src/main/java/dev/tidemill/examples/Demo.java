@@ -236,8 +236,9 @@ public final class Demo {
                 .append("/rooms/lobby/messages   # in another\n");
         b.append("  curl -N -H 'Last-Event-ID: 1' ").append(base).append("/rooms/lobby/events   # resume after event 1\n");
         String ws = base.replaceFirst("^http", "ws");
-        b.append("  websocat ").append(ws).append("/ws/echo                   # WebSocket echo (any client: websocat, wscat, a browser)\n");
-        b.append("  websocat ").append(ws).append("/rooms/lobby/ws            # join the room; send {\"text\": \"hi\"}\n");
+        b.append("WebSocket (websocat, wscat, or new WebSocket(...) in a browser's console):\n");
+        b.append("  websocat ").append(ws).append("/ws/echo                   # echoes text and binary\n");
+        b.append("  websocat ").append(ws).append("/rooms/lobby/ws            # the same room; send {\"text\": \"hi\"}\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }
