@@ -24,10 +24,8 @@ import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -41,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * handler through {@link Callbacks}. While more than {@code maxMessageBytes} of messages wait for
  * a slow handler, the socket is not read, so TCP pushes back on the peer.
  */
-final class WebSocketConnection extends ChannelInboundHandlerAdapter {
+final class WebSocketConnection extends ChannelInboundHandlerAdapter implements Heartbeat.Peer {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketConnection.class);
     /** What a send returns while the connection is writable: shared, a minimal stage cannot be completed by anyone. */
     private static final CompletionStage<Void> WRITTEN = CompletableFuture.completedStage(null);
@@ -50,8 +48,6 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     private final WebSocketOptions options;
     private final WebSocketHandler handler;
     private final Session session;
-    private final long pingNanos;
-    private final long idleNanos;
     private final AtomicLong inboundQueued = new AtomicLong();
     private Callbacks callbacks;
     /** IO mode: callbacks run inline on the event loop. */
@@ -66,10 +62,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     private boolean failed;
     private boolean ended;
     private CloseStatus status;
-    private long lastRead;
-    /** {@link #lastRead} when the last ping went out: no second ping until the peer sends something. */
-    private long pingedAt = -1;
-    private ScheduledFuture<?> timer;
+    private Heartbeat heartbeat;
     private boolean inRead;
     private boolean needsFlush;
     private boolean paused;
@@ -79,8 +72,6 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         this.options = options;
         this.handler = handler;
         this.session = session;
-        this.pingNanos = options.pingInterval().toNanos();
-        this.idleNanos = options.idleTimeout().toNanos();
     }
 
     @Override
@@ -89,8 +80,8 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         session.attach(this);
         callbacks = new Callbacks(exchange.endpoint().mode(), exchange.workerLoop());
         inline = exchange.endpoint().mode() == dev.tidemill.ExecutionMode.IO;
-        lastRead = System.nanoTime();
-        armTimer();
+        heartbeat = new Heartbeat(ctx, options, this);
+        heartbeat.start();
         callbacks.submit(() -> {
             try {
                 handler.onOpen(session);
@@ -104,7 +95,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         inRead = true;
-        lastRead = System.nanoTime();
+        heartbeat.read();
         if (!(msg instanceof WebSocketFrame frame)) { // bytes cannot get past the frame decoder
             io.netty.util.ReferenceCountUtil.release(msg);
             return;
@@ -235,7 +226,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         closeSent = true;
-        ctx.writeAndFlush(new CloseWebSocketFrame(code, truncate(reason))).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(new CloseWebSocketFrame(code, CloseReason.fit(reason))).addListener(ChannelFutureListener.CLOSE);
     }
 
     @Override
@@ -288,7 +279,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         if (ended) return;
         ended = true;
         session.markClosed();
-        if (timer != null) timer.cancel(false);
+        heartbeat.stop();
         releaseFragments();
         CloseStatus how = status != null ? status : new CloseStatus(WebSocket.ABNORMAL, "");
         failWaiters();
@@ -319,7 +310,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
             code = WebSocket.INTERNAL_ERROR;
             reason = "internal error";
         }
-        String r = truncate(reason);
+        String r = CloseReason.fit(reason);
         if (ctx.executor().inEventLoop()) close(code, r);
         else ctx.executor().execute(() -> close(code, r));
     }
@@ -382,29 +373,15 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
         ctx.flush();
     }
 
-    // ------------------------------------------------------------------ ping and idle
 
-    private void armTimer() {
-        long pingAt = lastRead + pingNanos;
-        long idleAt = lastRead + idleNanos;
-        // While a ping is unanswered, look again a ping interval later: a pong moves lastRead, and
-        // the next ping then follows a full interval after it (not the idle deadline).
-        long next = pingedAt == lastRead ? Math.min(idleAt, System.nanoTime() + pingNanos) : Math.min(pingAt, idleAt);
-        timer = ctx.executor().schedule(this::tick, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+    @Override
+    public boolean closing() {
+        return ended || closeSent;
     }
 
-    private void tick() {
-        if (ended || closeSent) return;
-        long quiet = System.nanoTime() - lastRead;
-        if (quiet >= idleNanos) {
-            close(WebSocket.GOING_AWAY, "no frame for " + options.idleTimeout().toMillis() + " ms (idleTimeout)");
-            return;
-        }
-        if (quiet >= pingNanos && pingedAt != lastRead) {
-            pingedAt = lastRead;
-            ctx.writeAndFlush(new PingWebSocketFrame(Unpooled.EMPTY_BUFFER), ctx.voidPromise());
-        }
-        armTimer();
+    @Override
+    public void idle() {
+        close(WebSocket.GOING_AWAY, "no frame for " + options.idleTimeout().toMillis() + " ms (idleTimeout)");
     }
 
     private void releaseFragments() {
@@ -413,15 +390,5 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter {
             fragments = null;
             fragmentBytes = 0;
         }
-    }
-
-    /** @return {@code reason} cut to the 123 bytes a close frame has room for (RFC 6455 5.5), on a character boundary */
-    static String truncate(String reason) {
-        if (reason.length() <= 41) return reason; // 41 chars are at most 123 bytes
-        byte[] b = reason.getBytes(StandardCharsets.UTF_8);
-        if (b.length <= 123) return reason;
-        int end = 123;
-        while (end > 0 && (b[end] & 0xC0) == 0x80) end--; // do not split a code point
-        return new String(b, 0, end, StandardCharsets.UTF_8);
     }
 }

@@ -43,11 +43,11 @@ class HandshakePartsTest {
 
     @Test
     void reasonsAreCutTo123BytesOnACharacterBoundary() {
-        assertThat(WebSocketConnection.truncate("short")).isEqualTo("short");
+        assertThat(CloseReason.fit("short")).isEqualTo("short");
         String euros = "€".repeat(60); // 180 bytes
-        String cut = WebSocketConnection.truncate(euros);
+        String cut = CloseReason.fit(euros);
         assertThat(cut.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(123);
         assertThat(cut).isEqualTo("€".repeat(41));
-        assertThat(WebSocketConnection.truncate("a".repeat(200))).hasSize(123);
+        assertThat(CloseReason.fit("a".repeat(200))).hasSize(123);
     }
 }
