@@ -15,9 +15,7 @@ import dev.tidemill.internal.http1.ConnectionDeadlines.Kind;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
@@ -37,15 +35,14 @@ import org.slf4j.LoggerFactory;
  * order, streams, the close), {@link BodyReader} (reading or discarding a body),
  * {@link ConnectionDeadlines} (one timer for every deadline), {@link WriteStallWatch} (slow read),
  * {@link Refusals} (what follows a refusal), {@link HeadChecks} and the {@link RouteGate} (the
- * checks). The states: reading a head, reading a body, discarding a refused body, closed.
+ * checks), {@link UpgradeHandoff} (a request that asks to switch protocols). The states: reading a
+ * head, reading a body, discarding a refused body, closed.
  */
 final class Http1Connection extends ChannelInboundHandlerAdapter implements ReplyWriter.Reading, ConnectionDeadlines.Expiry {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Connection.class);
 
-    private static final int READ_HEAD = 0;
-    private static final int READ_BODY = 1;
-    private static final int DISCARD = 2;
-    private static final int CLOSED = 3;
+    /** The states (see the class documentation). */
+    private static final int READ_HEAD = 0, READ_BODY = 1, DISCARD = 2, CLOSED = 3;
 
     private final ExchangeContext server;
     private final RouteGate gate;
@@ -81,7 +78,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         this.ring = new ReplyRing(limits.maxPipelined());
         this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch);
     }
-
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -148,16 +144,13 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {
-            // The client sent FIN. That cannot be told apart from a client that closed its socket
-            // and left, and noticing departures (cancel handlers, free slots) matters more than the
-            // rare client that half-closes and waits: replies already produced are flushed, what is
-            // still in flight is abandoned.
+            // The client's FIN: it cannot be told from a client that left, and noticing departures matters more than a
+            // rare half-closing client. Replies already produced are flushed; what is in flight is abandoned.
             writer.closeWhenWritten();
             return;
         }
         ctx.fireUserEventTriggered(evt);
     }
-
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -204,7 +197,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         deadlines.clear(Kind.IDLE);
         deadlines.clear(Kind.HEADER_READ);
         boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
-        if (http10) req.headers().remove(HttpHeaderNames.UPGRADE); // "MUST ignore" it in HTTP/1.0 (RFC 9110 7.8)
+        if (http10) UpgradeHandoff.ignoreUpgrade(req);
         boolean keepAlive = HeadChecks.keepAlive(req, http10) && !server.draining();
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
@@ -248,11 +241,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             Exchange ex = current;
             if (reading == READ_BODY && ex != null) {
                 Throwable cause = content.decoderResult().cause();
-                refuseLate(ex, cause instanceof TooLongFrameException
-                        ? Problem.of(431, "Request Header Fields Too Large", "the trailer section exceeds "
-                                + limits.maxHeaderBytes() + " bytes (maxHeaderBytes)")
-                        : Problem.of(400, "Bad Request", "malformed chunked body" + (cause == null || cause.getMessage() == null
-                                ? "" : ": " + HeadChecks.printable(cause.getMessage()))));
+                refuseLate(ex, Refusals.malformedBody(cause, limits.maxHeaderBytes()));
             } else {
                 writer.closeWhenWritten();
             }
@@ -262,8 +251,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             case READ_BODY -> {
                 BodyReader.Outcome outcome = body.feed(content, ctx.alloc());
                 if (outcome == BodyReader.Outcome.TOO_LARGE) {
-                    refuseLate(current, Problem.of(413, "Content Too Large", "the body exceeds the "
-                            + current.endpoint().maxBodyBytes() + "-byte limit (maxBodyBytes)"));
+                    refuseLate(current, Refusals.bodyTooLarge(current.endpoint().maxBodyBytes()));
                     return;
                 }
                 if (body.lastPiece() > 0) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
@@ -324,7 +312,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         return ring.full() || !ctx.channel().isWritable();
     }
 
-
     @Override
     public boolean betweenRequests() {
         return reading == READ_HEAD;
@@ -362,7 +349,6 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         reading = CLOSED;
     }
 
-
     @Override
     public void expired(Kind kind, long now) {
         if (!ctx.channel().isActive()) return;
@@ -388,8 +374,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             }
             case BODY_STALL -> {
                 if (reading == READ_BODY && current != null) {
-                    refuseLate(current, Problem.of(408, "Request Timeout", "no body bytes for "
-                            + timeouts.bodyStall().toMillis() + " ms (bodyStallTimeout)"));
+                    refuseLate(current, Refusals.bodyStalled(timeouts.bodyStall().toMillis()));
                 }
             }
             case DRAIN -> {

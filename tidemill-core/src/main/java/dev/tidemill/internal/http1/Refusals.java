@@ -1,5 +1,7 @@
 package dev.tidemill.internal.http1;
 
+import dev.tidemill.Problem;
+
 import dev.tidemill.internal.exchange.Verdict;
 import io.netty.handler.codec.http.HttpRequest;
 
@@ -31,5 +33,25 @@ final class Refusals {
         if (HeadChecks.chunked(req)) return maxDrainBytes == 0 ? Next.CLOSE : Next.DISCARD_BODY;
         long declared = HeadChecks.declaredLength(req);
         return declared < 0 || declared > maxDrainBytes ? Next.CLOSE : Next.DISCARD_BODY;
+    }
+
+    /** @return the answer to a chunked body whose framing broke: 431 for an oversized trailer, else 400 */
+    static Problem malformedBody(Throwable cause, int maxHeaderBytes) {
+        if (cause instanceof io.netty.handler.codec.TooLongFrameException) {
+            return Problem.of(431, "Request Header Fields Too Large", "the trailer section exceeds "
+                    + maxHeaderBytes + " bytes (maxHeaderBytes)");
+        }
+        return Problem.of(400, "Bad Request", "malformed chunked body" + (cause == null || cause.getMessage() == null
+                ? "" : ": " + HeadChecks.printable(cause.getMessage())));
+    }
+
+    /** @return the answer to a body that grew past its route's limit while it was read */
+    static Problem bodyTooLarge(long maxBodyBytes) {
+        return Problem.of(413, "Content Too Large", "the body exceeds the " + maxBodyBytes + "-byte limit (maxBodyBytes)");
+    }
+
+    /** @return the answer to a body that stopped arriving */
+    static Problem bodyStalled(long millis) {
+        return Problem.of(408, "Request Timeout", "no body bytes for " + millis + " ms (bodyStallTimeout)");
     }
 }

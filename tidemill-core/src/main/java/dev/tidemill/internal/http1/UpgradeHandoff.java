@@ -21,6 +21,11 @@ final class UpgradeHandoff {
         this.decoder = decoder;
     }
 
+    /** An HTTP/1.0 request: its {@code Upgrade} is ignored, as RFC 9110 7.8 says a server MUST. */
+    static void ignoreUpgrade(io.netty.handler.codec.http.HttpRequest req) {
+        req.headers().remove(io.netty.handler.codec.http.HttpHeaderNames.UPGRADE);
+    }
+
     /** A head was read: if the decoder held after it, that exchange is the one asking to upgrade. */
     void headRead(Exchange ex, ChannelHandlerContext ctx) {
         if (!decoder.holding()) return;
