@@ -98,7 +98,7 @@ public final class StreamsSuite {
             throw new UncheckedIOException(e);
         }
         String transport;
-        try (ClientLoop loop = new ClientLoop()) {
+        try (ClientLoop loop = new ClientLoop(settings.clientTransport())) {
             transport = loop.transport();
             for (Target t : targets) {
                 Preflight.serverBusyPercent(cpus, 300);
