@@ -81,4 +81,12 @@ class StreamsRowsTest {
         assertThat(r.serverCpuMsPer1000()).isNaN();
         assertThat(r.notes()).contains("no round trip completed");
     }
+
+    @Test
+    void echoesOfTheWrongSizeOrNotTheMessageInFlightAreNoted() {
+        WsEchoClient.Snapshot seen = new WsEchoClient.Snapshot(1_000, 2, 3, micros(50));
+        StreamsRows.WsRow r = StreamsRows.ws("t", 10, 32, seen, window(1_000_000_000L, 1_000, 1, 1));
+        assertThat(r.wrongSize()).isEqualTo(2);
+        assertThat(r.notes()).containsExactly("2 echoes of the wrong size", "3 echoes not the message in flight");
+    }
 }
