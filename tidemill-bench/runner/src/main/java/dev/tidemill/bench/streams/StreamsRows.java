@@ -152,6 +152,7 @@ public final class StreamsRows {
         double seconds = w.wallNanos() / 1e9;
         List<String> notes = new ArrayList<>();
         if (seen.wrongSize() > 0) notes.add(seen.wrongSize() + " echoes of the wrong size");
+        if (seen.wrongEcho() > 0) notes.add(seen.wrongEcho() + " echoes not the message in flight");
         if (seen.roundTrips() == 0) notes.add("no round trip completed");
         if (w.clientBound()) notes.add(CLIENT_BOUND);
         Histogram h = seen.latencyMicros();

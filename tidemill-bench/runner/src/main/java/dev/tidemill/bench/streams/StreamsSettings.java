@@ -22,13 +22,15 @@ import java.util.List;
  * @param isolationSubscribers subscribers of the slow-subscriber isolation rows
  * @param isolationEvents events published in each isolation row
  * @param isolationRate isolation events per second (paced, so latency is delivery and not queueing)
+ * @param clientTransport the client loop's transport: {@code auto} (io_uring, else epoll, else NIO),
+ *     {@code io_uring}, {@code epoll} or {@code nio}
  * @param outDir where results go
  * @param repoRoot the repository root (peers are found under it)
  */
 public record StreamsSettings(boolean quick, List<String> targets, List<String> scenarios, List<Integer> subscribers,
                               int deliveries, int rate, List<Integer> connections, List<Integer> sizes, int windowSeconds,
                               int echoWarmupSeconds, int warmupSeconds, int isolationSubscribers, int isolationEvents,
-                              int isolationRate, Path outDir, Path repoRoot) {
+                              int isolationRate, String clientTransport, Path outDir, Path repoRoot) {
     /** Fewest events a fan-out row publishes, however many subscribers it has. */
     public static final int MIN_EVENTS = 20;
 
@@ -50,6 +52,7 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
         List<Integer> sizes = List.of(32, 1_024, 16_384);
         int window = quick ? 2 : 5, echoWarmup = quick ? 1 : 2, warmup = quick ? 3 : 10;
         int isoSubs = 1_000, isoEvents = quick ? 100 : 200, isoRate = 20;
+        String clientTransport = "auto";
         Path out = Path.of("bench", "results");
         Path root = Path.of("");
         for (int i = 0; i < args.size(); i++) {
@@ -69,12 +72,13 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
                 case "--isolation-subscribers" -> isoSubs = positive(value(args, ++i, a), a);
                 case "--isolation-events" -> isoEvents = positive(value(args, ++i, a), a);
                 case "--isolation-rate" -> isoRate = positive(value(args, ++i, a), a);
+                case "--client-transport" -> clientTransport = value(args, ++i, a);
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--root" -> root = Path.of(value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a + " (streams takes --quick --targets a,b "
                         + "--scenarios fanout,echo,isolation --subscribers n,.. --deliveries N --rate EVENTS_PER_S "
                         + "--connections n,.. --sizes bytes,.. --duration S --echo-warmup S --warmup S "
-                        + "--isolation-subscribers N --isolation-events N --isolation-rate N --out DIR)");
+                        + "--isolation-subscribers N --isolation-events N --isolation-rate N --client-transport auto|io_uring|epoll|nio --out DIR)");
             }
         }
         for (String s : scenarios) {
@@ -84,7 +88,7 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
         if (sizes.stream().anyMatch(s -> s < Long.BYTES)) throw new IllegalArgumentException("--sizes must be >= 8 bytes");
         if (isoSubs < 2) throw new IllegalArgumentException("--isolation-subscribers must be >= 2 (one of them stalls)");
         return new StreamsSettings(quick, targets, scenarios, subscribers, deliveries, rate, connections, sizes, window,
-                echoWarmup, warmup, isoSubs, isoEvents, isoRate, out, root);
+                echoWarmup, warmup, isoSubs, isoEvents, isoRate, clientTransport, out, root);
     }
 
     /** @return the suite's name in result file names */

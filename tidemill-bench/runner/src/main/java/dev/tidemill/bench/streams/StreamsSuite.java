@@ -98,7 +98,7 @@ public final class StreamsSuite {
             throw new UncheckedIOException(e);
         }
         String transport;
-        try (ClientLoop loop = new ClientLoop()) {
+        try (ClientLoop loop = new ClientLoop(settings.clientTransport())) {
             transport = loop.transport();
             for (Target t : targets) {
                 Preflight.serverBusyPercent(cpus, 300);
@@ -115,7 +115,8 @@ public final class StreamsSuite {
         conf.put("clientCpus", cpus.clientList());
         conf.put("serverIoThreads", cpus.server().size());
         conf.put("client", "one Netty event loop (" + transport + ") in the runner JVM, pinned with taskset to the client CPUs; "
-                + "HttpClientCodec + LineBasedFrameDecoder for SSE, WebSocketClientProtocolHandler for WebSocket; "
+                + "raw bytes after the response head (no Netty HTTP or WebSocket codec): SSE chunks and lines scanned in place, "
+                + "WebSocket frames read by their header lengths, each connection's masked frame encoded once; "
                 + "HdrHistogram, 3 digits");
         conf.put("settings", settings);
         conf.put("clientBoundAtPercent", StreamsRows.SATURATED_PERCENT);

@@ -23,7 +23,7 @@ class StreamsReportTest {
         StreamsRows.Window busy = new StreamsRows.Window(2_000_000_000L, 400_000, 1_950_000_000L, 1_990_000, 1);
         StreamsRows.SseRow fan = StreamsRows.sse("tidemill", "fanout", 1_000, 0, 200, 0,
                 new SseFanoutClient.Snapshot(200_000, 0, 0, 0, h), calm, 2_000_000_000L);
-        StreamsRows.WsRow ws = StreamsRows.ws("baseline", 100, 1_024, new WsEchoClient.Snapshot(100_000, 0, h), busy);
+        StreamsRows.WsRow ws = StreamsRows.ws("baseline", 100, 1_024, new WsEchoClient.Snapshot(100_000, 0, 0, h), busy);
         StreamsRows.SseRow iso0 = StreamsRows.sse("tidemill", "isolation", 1_000, 0, 100, 20,
                 new SseFanoutClient.Snapshot(100_000, 0, 0, 0, h), calm, 5_000_000_000L);
         StreamsRows.SseRow iso1 = StreamsRows.sse("tidemill", "isolation", 1_000, 1, 100, 20,

@@ -52,7 +52,7 @@ class StreamsRowsTest {
 
     @Test
     void aSaturatedClientLoopOrClientCpuMarksTheRowAFloor() {
-        WsEchoClient.Snapshot seen = new WsEchoClient.Snapshot(10_000, 0, micros(50, 60, 70));
+        WsEchoClient.Snapshot seen = new WsEchoClient.Snapshot(10_000, 0, 0, micros(50, 60, 70));
         StreamsRows.WsRow busyLoop = StreamsRows.ws("t", 10, 32, seen, window(1_000_000_000L, 500_000, 950_000_000L, 500_000));
         StreamsRows.WsRow busyProcess = StreamsRows.ws("t", 10, 32, seen, window(1_000_000_000L, 500_000, 500_000_000L, 910_000));
         StreamsRows.WsRow idle = StreamsRows.ws("t", 10, 32, seen, window(1_000_000_000L, 500_000, 900_000_000L, 900_000));
@@ -75,10 +75,18 @@ class StreamsRowsTest {
 
     @Test
     void anEmptyWindowHasNoPercentilesAndNoCpuPerThousand() {
-        WsEchoClient.Snapshot none = new WsEchoClient.Snapshot(0, 0, micros());
+        WsEchoClient.Snapshot none = new WsEchoClient.Snapshot(0, 0, 0, micros());
         StreamsRows.WsRow r = StreamsRows.ws("t", 10, 32, none, window(1_000_000_000L, 1_000, 1, 1));
         assertThat(r.p99Ms()).isNaN();
         assertThat(r.serverCpuMsPer1000()).isNaN();
         assertThat(r.notes()).contains("no round trip completed");
+    }
+
+    @Test
+    void echoesOfTheWrongSizeOrNotTheMessageInFlightAreNoted() {
+        WsEchoClient.Snapshot seen = new WsEchoClient.Snapshot(1_000, 2, 3, micros(50));
+        StreamsRows.WsRow r = StreamsRows.ws("t", 10, 32, seen, window(1_000_000_000L, 1_000, 1, 1));
+        assertThat(r.wrongSize()).isEqualTo(2);
+        assertThat(r.notes()).containsExactly("2 echoes of the wrong size", "3 echoes not the message in flight");
     }
 }
