@@ -18,11 +18,23 @@ public final class Attr {
     final String value;
     /** Single-quoted: for JSON, whose double quotes would otherwise all become {@code &quot;}. */
     final boolean singleQuoted;
+    /** A baked template's whole-attribute parameter, by index; -1 for a real attribute. */
+    private final int placeholder;
 
     private Attr(String name, String value, boolean singleQuoted) {
+        this(name, value, singleQuoted, -1);
+    }
+
+    private Attr(String name, String value, boolean singleQuoted, int placeholder) {
         this.name = name;
         this.value = value;
         this.singleQuoted = singleQuoted;
+        this.placeholder = placeholder;
+    }
+
+    /** @return the placeholder a template is traced with for its attribute parameter {@code index} */
+    static Attr placeholder(int index) {
+        return new Attr("\uE000attr", null, false, index);
     }
 
     /**
@@ -87,6 +99,10 @@ public final class Attr {
 
     void render(HtmlOutput out) {
         if (this == NONE) return;
+        if (placeholder >= 0) {
+            Bake.Trace.of(out).attribute(placeholder);
+            return;
+        }
         out.ascii(' ').write(name, HtmlOutput.Escape.NONE);
         if (value == null) return;
         if (singleQuoted) out.ascii("='").write(value, HtmlOutput.Escape.SINGLE_QUOTED).ascii('\'');

@@ -24,9 +24,27 @@ final class HtmlOutput {
     }
 
     private final ByteBuf out;
+    /** Set while a template is baked: strings go to it, so it can find the parameters' placeholders. */
+    final Bake.Trace trace;
 
     HtmlOutput(ByteBuf out) {
+        this(out, null);
+    }
+
+    HtmlOutput(ByteBuf out, Bake.Trace trace) {
         this.out = out;
+        this.trace = trace;
+    }
+
+    /** Appends bytes that are already markup (a baked template's static segments). */
+    HtmlOutput bytes(byte[] b) {
+        out.writeBytes(b);
+        return this;
+    }
+
+    /** @return the buffer written to (a trace cuts it into segments) */
+    ByteBuf buffer() {
+        return out;
     }
 
     /** Appends ASCII markup known to need no escaping. */
@@ -42,6 +60,12 @@ final class HtmlOutput {
 
     /** Appends {@code s} escaped as {@code how} says, encoded as UTF-8 (a lone surrogate becomes U+FFFD). */
     HtmlOutput write(CharSequence s, Escape how) {
+        if (trace != null && trace.intercept(s, how)) return this;
+        return encode(s, how);
+    }
+
+    /** {@link #write}, without a trace looking. */
+    HtmlOutput encode(CharSequence s, Escape how) {
         int n = s.length();
         out.ensureWritable(n);
         for (int i = 0; i < n; i++) {

@@ -70,7 +70,7 @@ public final class Tags {
         for (String n : names) {
             if (n == null || n.isBlank()) continue;
             if (!b.isEmpty()) b.append(' ');
-            b.append(n.trim());
+            b.append(n);
         }
         return b.isEmpty() ? Attr.NONE : Attr.of("class", b.toString());
     }
