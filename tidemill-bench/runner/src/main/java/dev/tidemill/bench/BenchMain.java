@@ -12,7 +12,8 @@ import java.util.Map;
  * [--scenarios x,y] [--rounds N] [--duration S] [--warmup S]}), {@code bench machine} prints the
  * fingerprint and preflight, {@code bench sweep | imbalance | overload | memory} run the suites that
  * measure what the references never did, {@code bench streams} the SSE
- * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench report} regenerates docs/performance.md from
+ * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench html} the JMH render benchmark
+ * ({@link HtmlSuite}), {@code bench report} regenerates docs/performance.md from
  * the latest full result of each.
  */
 public final class BenchMain {
@@ -41,6 +42,11 @@ public final class BenchMain {
                         list.stream()).toList());
                 System.out.println("results: " + new dev.tidemill.bench.streams.StreamsSuite(dev.tidemill.bench.streams.StreamsSettings
                         .parse(list.subList(1, list.size())), command, System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("html")) {
+                String command = String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("./tidemill", "bench"),
+                        list.stream()).toList());
+                System.out.println("results: " + HtmlSuite.run(HtmlSuite.Settings.parse(list.subList(1, list.size())), command,
+                        System.out) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
@@ -53,7 +59,9 @@ public final class BenchMain {
                         + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b,a-aot] [--out DIR]\n"
                         + "       ./tidemill bench streams [--quick] [--targets a,b] [--scenarios fanout,echo,isolation] [--subscribers n,..] "
                         + "[--deliveries N] [--rate N] [--connections n,..] [--sizes bytes,..] [--duration S] [--echo-warmup S] [--warmup S] "
-                        + "[--isolation-subscribers N] [--isolation-events N] [--isolation-rate N] [--out DIR]\nscenarios: "
+                        + "[--isolation-subscribers N] [--isolation-events N] [--isolation-rate N] [--out DIR]\n"
+                        + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "
+                        + "[--iterations N] [--duration S] [--cpu N] [--out DIR]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
             } else {
                 Path json = run(Options.parse(list), System.out);

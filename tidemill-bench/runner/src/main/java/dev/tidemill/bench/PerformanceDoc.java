@@ -18,6 +18,7 @@ public final class PerformanceDoc {
         m.put("overload", "Overload");
         m.put("memory", "Memory and start-up");
         m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
+        m.put("html", "HTML rendering");
         return java.util.Collections.unmodifiableMap(m);
     }
 

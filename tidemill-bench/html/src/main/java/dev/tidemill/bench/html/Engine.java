@@ -33,6 +33,7 @@ public interface Engine {
         m.put("pebble", PebblePage::new);
         m.put("freemarker", FreemarkerPage::new);
         m.put("thymeleaf", ThymeleafPage::new);
+        m.put("rocker", RockerPage::new);
         return java.util.Collections.unmodifiableMap(m);
     }
 
