@@ -124,8 +124,9 @@ final class Replies {
                 if (n.choice() != Choice.IDENTITY && n.choice() != Choice.NONE_ACCEPTABLE && !ex.isHead()) {
                     ByteBuf encoded = ContentEncoding.encode(n.choice(), body, compression.level(n.choice()), alloc);
                     // Incompressible bytes under a compressible type (random data, an embedded
-                    // image): the coding would only add its framing, so the body goes as it is.
-                    if (encoded.readableBytes() < body.readableBytes()) {
+                    // image): the coding would only add its framing, so the body goes as it is,
+                    // unless the client refused it as it is.
+                    if (encoded.readableBytes() < body.readableBytes() || !n.identityAcceptable()) {
                         body.release();
                         body = encoded;
                         headers.add("Content-Encoding");
