@@ -2,12 +2,14 @@ package dev.tidemill.it;
 
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;
+import com.aayushatharva.brotli4j.decoder.DecoderJNI;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 
 /** Real decoders for the codings the server sends: brotli4j's, zstd-jni's and the JDK's gzip. */
@@ -28,6 +30,7 @@ final class Decoders {
      *     yet: every byte before the end of the input (which the decoder reports as truncation)
      */
     static byte[] decodePrefix(String coding, byte[] bytes) {
+        if (coding.equals("br")) return brotliPrefix(bytes);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buf = new byte[256];
         try (InputStream in = open(coding, bytes)) {
@@ -36,6 +39,39 @@ final class Decoders {
             // the stream is not finished: what was decoded before is the answer
         }
         return out.toByteArray();
+    }
+
+    /**
+     * brotli4j's (and Google's) input streams decode ahead and throw at a truncated end without
+     * handing over what they decoded, so the prefix goes through brotli4j's push/pull decoder.
+     */
+    private static byte[] brotliPrefix(byte[] bytes) {
+        Brotli4jLoader.ensureAvailability();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            DecoderJNI.Wrapper w = new DecoderJNI.Wrapper(Math.max(1, bytes.length));
+            try {
+                w.getInputBuffer().put(bytes);
+                w.push(bytes.length);
+                while (true) {
+                    DecoderJNI.Status status = w.getStatus();
+                    if (w.hasOutput() || status == DecoderJNI.Status.NEEDS_MORE_OUTPUT) {
+                        ByteBuffer o = w.pull();
+                        byte[] b = new byte[o.remaining()];
+                        o.get(b);
+                        out.writeBytes(b);
+                    } else if (status == DecoderJNI.Status.OK) {
+                        w.push(0);
+                    } else {
+                        return out.toByteArray(); // NEEDS_MORE_INPUT, DONE or ERROR: all decoded so far
+                    }
+                }
+            } finally {
+                w.destroy();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static InputStream open(String coding, byte[] bytes) throws IOException {
