@@ -62,6 +62,7 @@ class ResponseCompressionTest {
             app.get("/not-modified", req -> Response.status(304).header("ETag", "\"1\"").text(PAGE));
             app.get("/missing", req -> Response.status(404).text(PAGE));
             app.get("/off", req -> PAGE).compress(false);
+            app.get("/large", req -> text(200 * 1024));
         });
     }
 
@@ -147,6 +148,25 @@ class ResponseCompressionTest {
             TestResponse small = get(c, "/text/20", "identity;q=0, gzip");
             assertThat(small.header("Content-Encoding")).hasValue("gzip");
             assertThat(new String(Decoders.decode("gzip", small.body()), StandardCharsets.UTF_8)).isEqualTo(text(20));
+        }
+    }
+
+    /** The I/O loop compresses at most 64 KiB per response; a worker or virtual thread any size. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void aLargeBodyIsCompressedOffTheIoLoopOnly(Setup setup) {
+        try (TestClient c = start(setup)) {
+            TestResponse r = get(c, "/large", "zstd");
+            assertThat(r.header("Vary")).hasValue("Accept-Encoding");
+            if (setup.mode() == ExecutionMode.IO) {
+                assertThat(r.header("Content-Encoding")).isEmpty();
+                assertThat(r.text()).isEqualTo(text(200 * 1024));
+            } else {
+                assertThat(r.header("Content-Encoding")).hasValue("zstd");
+                assertThat(new String(Decoders.decode("zstd", r.body()), StandardCharsets.UTF_8)).isEqualTo(text(200 * 1024));
+            }
+            // the page (under the bound) is compressed in every mode
+            assertThat(get(c, "/page", "zstd").header("Content-Encoding")).hasValue("zstd");
         }
     }
 

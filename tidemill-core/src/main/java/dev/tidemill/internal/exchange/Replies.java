@@ -121,7 +121,9 @@ final class Replies {
                 }
                 if (headers.isEmpty()) headers = new ArrayList<>(4);
                 ReplyCompression.addVary(headers);
-                if (n.choice() != Choice.IDENTITY && n.choice() != Choice.NONE_ACCEPTABLE && !ex.isHead()) {
+                boolean affordable = body.readableBytes() <= ReplyCompression.MAX_ON_TRANSPORT_THREAD
+                        || !ex.sink().onTransportThread() || !n.identityAcceptable();
+                if (n.choice() != Choice.IDENTITY && n.choice() != Choice.NONE_ACCEPTABLE && !ex.isHead() && affordable) {
                     ByteBuf encoded = ContentEncoding.encode(n.choice(), body, compression.level(n.choice()), alloc);
                     // Incompressible bytes under a compressible type (random data, an embedded
                     // image): the coding would only add its framing, so the body goes as it is,

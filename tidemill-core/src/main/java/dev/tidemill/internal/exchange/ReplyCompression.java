@@ -22,6 +22,14 @@ import java.util.Locale;
  * handler's {@code Vary}: the response a cache stores depends on the header.
  */
 final class ReplyCompression {
+    /**
+     * Largest full body compressed on the transport's own thread (an IO-mode route, or a stage
+     * completed there): 64 KiB costs about 250 us at the default br level (3.9 us per KiB on the
+     * bench page, docs/compression.md), the most we let one response hold up every other
+     * connection of its event loop. A larger body on that thread goes as it is.
+     */
+    static final int MAX_ON_TRANSPORT_THREAD = 64 * 1024;
+
     private final Compression settings;
     private final boolean brotli;
 
