@@ -11,13 +11,13 @@ package dev.tidemill;
  *     can say otherwise ({@link Route#compress(boolean)}). Default true.
  * @param minBytes smallest full body that is compressed, in bytes; smaller ones go as they are
  *     (a streamed body has no length and is always compressed). 0 B-1 GiB; default 512.
- * @param brotliLevel brotli quality for {@code br}. 0-11; default 4 (the 14 KiB bench page: 9.0 %
- *     of its size for 57 us of CPU, as much as gzip's 6; level 5 saves 104 more bytes for 40 us
- *     more, level 9 costs 25 times as much).
- * @param zstdLevel zstd level for {@code zstd}. 1-22; default 3 (10.8 % for 31 us; level 6 gets
- *     9.6 % for twice the CPU). Streamed bodies use at most 3.
- * @param gzipLevel deflate level for {@code gzip}. 1-9; default 6 (11.5 % for 54 us; 5 is 0.2
- *     points worse for the same CPU, 9 saves 13 bytes for twice the CPU).
+ * @param brotliLevel brotli quality for {@code br}. 0-11; default 4 (the bench's 14,765-byte page:
+ *     9.0 % of its size for 56 us of CPU, what gzip's 6 costs; level 5 saves 104 more bytes for
+ *     29 us more, level 9 costs 26 times as much).
+ * @param zstdLevel zstd level for {@code zstd}. 1-22; default 3 (10.8 % for 33 us; level 6 gets
+ *     9.6 % for 58 us). Streamed bodies use at most 3.
+ * @param gzipLevel deflate level for {@code gzip}. 1-9; default 6 (11.5 % for 56 us; 5 is 0.2
+ *     points worse for 10 % less, 9 saves 13 bytes for twice the CPU).
  */
 public record Compression(boolean enabled, int minBytes, int brotliLevel, int zstdLevel, int gzipLevel) {
 
