@@ -1,11 +1,12 @@
 /**
- * Tidemill's core: the framework and server. Only {@code dev.tidemill}, the API applications
- * type, is exported; the implementation under {@code dev.tidemill.internal} is not readable from
+ * Tidemill's core: the framework and server. Only {@code dev.tidemill} and {@code dev.tidemill.html}, the API applications
+ * type, are exported; the implementation under {@code dev.tidemill.internal} is not readable from
  * outside, whatever its classes' modifiers. No third-party type appears in the exported API, so
  * nothing is required transitively.
  */
 module dev.tidemill {
     exports dev.tidemill;
+    exports dev.tidemill.html;
 
     requires io.netty.buffer;
     requires io.netty.codec;

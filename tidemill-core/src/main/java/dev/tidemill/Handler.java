@@ -5,6 +5,7 @@ package dev.tidemill;
  * <ul>
  *   <li>{@code String} -> 200 {@code text/plain; charset=utf-8}</li>
  *   <li>{@code byte[]} -> 200 {@code application/octet-stream}</li>
+ *   <li>{@link dev.tidemill.html.Html} -> 200 {@code text/html; charset=utf-8}, rendered into the response buffer</li>
  *   <li>{@link Response} -> exactly that status, headers and body</li>
  *   <li>{@link java.util.concurrent.CompletionStage} -> its value, once completed (the worker is
  *       freed while it waits; the concurrency slot is held)</li>

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature
- * of a public type or of any public type nested in one, and the module exports nothing else.
+ * of a public type or of any public type nested in one, and the module exports nothing but
+ * {@code dev.tidemill} and {@code dev.tidemill.html}.
  */
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
@@ -24,7 +25,9 @@ class PublicApiBoundaryTest {
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,
             TopicOverflowException.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
-            WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class);
+            WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class,
+            dev.tidemill.html.Html.class, dev.tidemill.html.Attr.class, dev.tidemill.html.Element.class,
+            dev.tidemill.html.Tags.class, dev.tidemill.html.Svg.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {
@@ -73,7 +76,7 @@ class PublicApiBoundaryTest {
         java.lang.module.ModuleDescriptor module = java.lang.module.ModuleFinder.of(classes).findAll().iterator().next().descriptor();
         assertThat(module.name()).isEqualTo("dev.tidemill");
         assertThat(module.exports()).extracting(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
-                .containsExactly("dev.tidemill");
+                .containsExactlyInAnyOrder("dev.tidemill", "dev.tidemill.html");
         assertThat(module.opens()).isEmpty();
         assertThat(module.packages()).as("the internal packages exist, unexported").contains(
                 "dev.tidemill.internal.exchange", "dev.tidemill.internal.http1", "dev.tidemill.internal.dispatch");

@@ -29,6 +29,7 @@ import java.util.List;
  */
 final class Replies {
     private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
+    private static final AsciiString TEXT_HTML = AsciiString.cached("text/html; charset=utf-8");
     private static final AsciiString OCTET_STREAM = AsciiString.cached("application/octet-stream");
     private static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
     private static final AsciiString PROBLEM_JSON = AsciiString.cached(ProblemJson.CONTENT_TYPE);
@@ -57,6 +58,7 @@ final class Replies {
         if (value instanceof String s) return full(ex, 200, TEXT_PLAIN, utf8(s), List.of());
         if (value instanceof byte[] b) return full(ex, 200, OCTET_STREAM, Unpooled.wrappedBuffer(b), List.of());
         if (value instanceof Response r) return fromResponse(ex, r);
+        if (value instanceof dev.tidemill.html.Html h) return full(ex, 200, TEXT_HTML, html(h), List.of());
         return full(ex, 200, APPLICATION_JSON, json(value), List.of());
     }
 
@@ -213,6 +215,18 @@ final class Replies {
         if (s.length() <= SHORT_TEXT) return Unpooled.wrappedBuffer(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         ByteBuf buf = alloc.buffer(ByteBufUtil.utf8MaxBytes(s));
         ByteBufUtil.writeUtf8(buf, s);
+        return buf;
+    }
+
+    /** Renders a page on the handler's thread, straight into a pooled buffer. */
+    private ByteBuf html(dev.tidemill.html.Html page) {
+        ByteBuf buf = alloc.buffer(1024);
+        try {
+            Markup.render(page, buf);
+        } catch (RuntimeException | Error e) {
+            buf.release();
+            throw e;
+        }
         return buf;
     }
 

@@ -1,0 +1,104 @@
+package dev.tidemill.html;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An element: a tag, its attributes in the order given, and its children. Made by {@link Tags}.
+ * A void element ({@code br}, {@code img}, {@code input}...) refuses children; {@code script}
+ * and {@code style} take only text, written as it is (code keeps its {@code & < >}) except that
+ * {@code </script} / {@code </style} and {@code <!--} are broken up so no value can end the
+ * element or open a comment.
+ */
+public final class Element extends Html {
+    static final int NORMAL = 0;
+    static final int VOID = 1;
+    static final int RAW_TEXT = 2;
+
+    private final String tag;
+    private final Attr[] attrs;
+    private final Html[] children;
+    private final int kind;
+
+    private Element(String tag, Attr[] attrs, Html[] children, int kind) {
+        this.tag = tag;
+        this.attrs = attrs;
+        this.children = children;
+        this.kind = kind;
+    }
+
+    static Element of(String tag, int kind, Object[] content) {
+        Content.Parts p = Content.parts(content, "<" + tag + ">");
+        if (kind == VOID && p.children().length > 0) {
+            throw new IllegalArgumentException("<" + tag + "> is a void element: it has no children");
+        }
+        if (kind == RAW_TEXT) {
+            for (Html c : p.children()) {
+                if (!(c instanceof Text)) throw new IllegalArgumentException("<" + tag + "> takes only text, not " + c);
+            }
+        }
+        return new Element(tag, merged(p.attrs()), p.children(), kind);
+    }
+
+    /** One {@code class} attribute for all that were given (their names joined); otherwise as given. */
+    private static Attr[] merged(List<Attr> given) {
+        int classes = 0;
+        for (Attr a : given) if (a.name.equals("class") && a.value != null) classes++;
+        if (classes < 2) return given.stream().filter(a -> a != Attr.NONE).toArray(Attr[]::new);
+        List<Attr> out = new ArrayList<>(given.size());
+        StringBuilder names = new StringBuilder();
+        int at = -1;
+        for (Attr a : given) {
+            if (a == Attr.NONE) continue;
+            if (a.name.equals("class") && a.value != null) {
+                if (!a.value.isEmpty()) names.append(names.isEmpty() ? "" : " ").append(a.value);
+                if (at < 0) {
+                    at = out.size();
+                    out.add(a);
+                }
+                continue;
+            }
+            out.add(a);
+        }
+        out.set(at, Attr.of("class", names.toString()));
+        return out.toArray(new Attr[0]);
+    }
+
+    @Override
+    void render(HtmlOutput out) {
+        out.ascii('<').ascii(tag);
+        for (Attr a : attrs) a.render(out);
+        out.ascii('>');
+        if (kind == VOID) return;
+        if (kind == RAW_TEXT) {
+            for (Html c : children) out.write(rawText(((Text) c).text), HtmlOutput.Escape.NONE);
+        } else {
+            for (Html c : children) c.render(out);
+        }
+        out.ascii("</").ascii(tag).ascii('>');
+    }
+
+    /**
+     * @return {@code s} with every {@code </script} or {@code </style} (any case) written
+     *     {@code <\/...} and every {@code <!--} written {@code <\!--}: in JavaScript and CSS the
+     *     backslash is an escape that changes nothing inside a string, and the HTML parser no
+     *     longer sees an end tag or a comment opening
+     */
+    String rawText(String s) {
+        if (s.indexOf('<') < 0) return s;
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        String end = "/" + tag;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(c);
+            if (c != '<') continue;
+            if (s.regionMatches(true, i + 1, end, 0, end.length()) || s.startsWith("!--", i + 1)) b.append('\\');
+        }
+        return b.toString();
+    }
+
+    /** @return the tag name */
+    public String tag() {
+        return tag;
+    }
+}
