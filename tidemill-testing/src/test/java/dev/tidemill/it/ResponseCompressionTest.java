@@ -52,6 +52,7 @@ class ResponseCompressionTest {
                     .bytes(gzip(PAGE.getBytes(StandardCharsets.UTF_8)), "text/html; charset=utf-8"));
             app.get("/no-transform", req -> Response.ok().header("Cache-Control", "public, no-transform").text(PAGE));
             app.get("/vary", req -> Response.ok().header("Vary", "Origin").text(PAGE));
+            app.get("/etag", req -> Response.ok().header("ETag", "\"v1\"").text(PAGE));
             app.get("/vary-already", req -> Response.ok().header("Vary", "accept-encoding, Origin").text(PAGE));
             app.get("/random", req -> {
                 byte[] b = new byte[8192];
@@ -229,6 +230,14 @@ class ResponseCompressionTest {
             TestResponse already = get(c, "/vary-already", "gzip");
             assertThat(already.headers("Vary")).containsExactly("accept-encoding, Origin");
             assertThat(get(c, "/vary", null).headers("Vary")).containsExactly("Origin, Accept-Encoding");
+        }
+    }
+
+    @Test
+    void aStrongEtagBecomesWeakWhenTheBodyIsCompressed() {
+        try (TestClient c = start(Setup.onDefaultTransport(ExecutionMode.LOOP))) {
+            assertThat(get(c, "/etag", "gzip").header("ETag")).hasValue("W/\"v1\"");
+            assertThat(get(c, "/etag", null).header("ETag")).hasValue("\"v1\"");
         }
     }
 

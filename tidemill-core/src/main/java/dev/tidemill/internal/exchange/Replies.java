@@ -135,6 +135,7 @@ final class Replies {
                         body = encoded;
                         headers.add("Content-Encoding");
                         headers.add(ContentEncoding.token(n.choice()));
+                        ReplyCompression.weakenEtag(headers);
                     } else {
                         encoded.release();
                     }
@@ -171,6 +172,7 @@ final class Replies {
                 coding = n.choice();
                 headers.add("Content-Encoding");
                 headers.add(ContentEncoding.token(coding));
+                ReplyCompression.weakenEtag(headers);
             }
         }
         if (ex.isHead()) {

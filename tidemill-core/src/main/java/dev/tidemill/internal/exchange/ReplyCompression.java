@@ -18,8 +18,9 @@ import java.util.Locale;
  * <p>A reply is a candidate when its route allows it, it has a body (not 1xx/204/304), it carries
  * no {@code Content-Encoding} yet, no {@code Cache-Control: no-transform} (RFC 9110 7.7), and its
  * content type is not one that is already compressed (images other than SVG, audio, video, fonts,
- * archives). A candidate gets {@code Vary: Accept-Encoding} whatever is chosen, merged into the
- * handler's {@code Vary}: the response a cache stores depends on the header.
+ * archives). A candidate whose coding {@code Accept-Encoding} decided (a full body of at least
+ * {@code minBytes}, or any streamed body) gets {@code Vary: Accept-Encoding} whatever was chosen,
+ * merged into the handler's {@code Vary}: the response a cache stores depends on the header.
  */
 final class ReplyCompression {
     /**
@@ -102,6 +103,19 @@ final class ReplyCompression {
         }
         headers.add("Vary");
         headers.add("Accept-Encoding");
+    }
+
+    /**
+     * A compressed body is another representation, so a strong {@code ETag} of the identity body
+     * would be a lie about its bytes (RFC 9110 8.8.3); it becomes weak, as nginx does, so
+     * conditional requests still match it.
+     */
+    static void weakenEtag(List<String> headers) {
+        for (int i = 0; i < headers.size(); i += 2) {
+            if (headers.get(i).equalsIgnoreCase("ETag") && headers.get(i + 1).startsWith("\"")) {
+                headers.set(i + 1, "W/" + headers.get(i + 1));
+            }
+        }
     }
 
     /** Media types whose bytes are compressed already: compressing them again costs CPU and saves nothing. */
