@@ -23,6 +23,8 @@ module dev.tidemill {
     requires org.jctools.core;
     requires org.slf4j;
     requires com.github.luben.zstd_jni;
+    /** Brotli response compression; the native library is a separate module found as a service. */
+    requires com.aayushatharva.brotli4j;
     /** Google's Brotli decoder ships no module name; "dec" is the automatic name of its jar. */
     requires dec;
     /** sun.misc.Signal, for SIGTERM/SIGINT. */

@@ -7,8 +7,8 @@ import java.util.Objects;
 /**
  * Immutable server configuration. Build one with {@link #builder()} or read the environment with
  * {@link #fromEnvironment()}; every default is defined once, in this record's {@code DEFAULT_*}
- * constants, {@link Limits#DEFAULTS} and {@link Timeouts#DEFAULTS}, and every range once, next to
- * the field it bounds (the environment reader uses the same ranges).
+ * constants, {@link Limits#DEFAULTS}, {@link Timeouts#DEFAULTS} and {@link Compression#DEFAULTS},
+ * and every range once, next to the field it bounds (the environment reader uses the same ranges).
  *
  * @param host address to bind. Default {@code 127.0.0.1} (set {@code 0.0.0.0} to listen on every
  *     interface; loopback by default so nothing is exposed by accident).
@@ -26,6 +26,7 @@ import java.util.Objects;
  * @param debug when true, 500 problems carry {@code Type: message} in {@code detail}. Default false.
  * @param limits request and connection limits
  * @param timeouts timeouts
+ * @param compression response compression (on by default; see {@link Compression})
  */
 public record Config(
         String host,
@@ -38,7 +39,8 @@ public record Config(
         String serverHeader,
         boolean debug,
         Limits limits,
-        Timeouts timeouts) {
+        Timeouts timeouts,
+        Compression compression) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -63,6 +65,7 @@ public record Config(
         checkServerHeader(serverHeader);
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(compression, "compression");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -137,6 +140,7 @@ public record Config(
         private boolean debug;
         private Limits.Builder limits = Limits.builder();
         private Timeouts.Builder timeouts = Timeouts.builder();
+        private Compression.Builder compression = Compression.builder();
 
         private Builder() {}
 
@@ -152,6 +156,7 @@ public record Config(
             debug = c.debug;
             limits = c.limits.toBuilder();
             timeouts = c.timeouts.toBuilder();
+            compression = c.compression.toBuilder();
         }
 
         /** @param v bind address @return this */
@@ -176,6 +181,12 @@ public record Config(
         public Builder limits(Limits v) { limits = v.toBuilder(); return this; }
         /** @param v every timeout at once, replacing those set so far @return this */
         public Builder timeouts(Timeouts v) { timeouts = v.toBuilder(); return this; }
+        /** @param v every compression setting at once, replacing those set so far @return this */
+        public Builder compression(Compression v) { compression = v.toBuilder(); return this; }
+        /** @param v see {@link Compression#enabled()} @return this */
+        public Builder compression(boolean v) { compression.enabled(v); return this; }
+        /** @param v see {@link Compression#minBytes()} @return this */
+        public Builder compressionMinBytes(int v) { compression.minBytes(v); return this; }
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
         public Builder concurrencyPerLoop(int v) { limits.concurrencyPerLoop(v); return this; }
         /** @param v see {@link Limits#maxConnections()} @return this */
@@ -234,7 +245,7 @@ public record Config(
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug, limits.build(), timeouts.build());
+                    serverHeader, debug, limits.build(), timeouts.build(), compression.build());
         }
     }
 }

@@ -21,6 +21,7 @@ public final class Route {
     private ExecutionMode mode;
     private Long maxBodyBytes;
     private Duration requestTimeout;
+    private Boolean compress;
 
     Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
         this.app = app;
@@ -78,6 +79,18 @@ public final class Route {
         return this;
     }
 
+    /**
+     * @param value whether this route's responses may be compressed; overrides
+     *     {@link Compression#enabled()} (e.g. {@code false} for a route whose bodies are secrets
+     *     mixed with attacker-controlled text, the BREACH pattern)
+     * @return this
+     */
+    public Route compress(boolean value) {
+        app.checkNotStarted();
+        compress = value;
+        return this;
+    }
+
     /** @return the method */
     public String method() {
         return method;
@@ -116,6 +129,11 @@ public final class Route {
     /** @return the request timeout set on this route itself, if any */
     public Optional<Duration> requestTimeout() {
         return Optional.ofNullable(requestTimeout);
+    }
+
+    /** @return whether compression was turned on or off on this route itself, if it was */
+    public Optional<Boolean> compress() {
+        return Optional.ofNullable(compress);
     }
 
     private boolean hasSegment(String name) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
             Tidemill.class, Config.class, Config.Builder.class, Limits.class, Limits.Builder.class, Timeouts.class,
-            Timeouts.Builder.class, Request.class,
+            Timeouts.Builder.class, Compression.class, Compression.Builder.class, Request.class,
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's defaults table and docs/security.md's tables must say what {@link Limits#DEFAULTS},
- * {@link Timeouts#DEFAULTS}, their ranges and the environment reader say: every field of both
+ * {@link Timeouts#DEFAULTS} (and, in the README only, {@link Compression#DEFAULTS}), their ranges and the environment reader say: every field of both
  * records has a row in each, each row's default is the record's, the README's range is the one the
  * record checks, and each row names the field's environment variable (or {@code -} when it has none).
  */
@@ -57,7 +57,12 @@ class ReadmeDefaultsTest {
             "drain of a refused request's body", "drain",
             "lingering close (reading and discarding after the last response and FIN)", "linger",
             "shutdown grace", "shutdownGrace",
-            "SSE ping (a stream that sent nothing for this long)", "ssePing");
+            "SSE ping (a stream that sent nothing for this long)", "ssePing",
+            "response compression (br, zstd or gzip, as `Accept-Encoding` asks)", "enabled",
+            "smallest full body compressed", "minBytes",
+            "brotli level (`br`)", "brotliLevel",
+            "zstd level", "zstdLevel",
+            "gzip level", "gzipLevel");
 
     /** docs/security.md row label -> the record component it documents. */
     private static final Map<String, String> SECURITY_ROWS = rows(
@@ -93,10 +98,13 @@ class ReadmeDefaultsTest {
 
     @Test
     void everyFieldOfLimitsAndTimeoutsHasARowInBothTables() {
-        Set<String> fields = new TreeSet<>(defaults().keySet());
-        assertThat(new TreeSet<>(README_ROWS.values())).as("README rows").isEqualTo(fields);
+        Set<String> fields = new TreeSet<>(defaults(Limits.DEFAULTS, Timeouts.DEFAULTS).keySet());
+        Set<String> all = new TreeSet<>(defaults().keySet());
+        assertThat(new TreeSet<>(README_ROWS.values())).as("README rows (compression too)").isEqualTo(all);
         assertThat(new TreeSet<>(SECURITY_ROWS.values())).as("docs/security.md rows").isEqualTo(fields);
-        assertThat(new TreeSet<>(ranges().keySet())).as("a range per field").containsAll(fields);
+        Set<String> numeric = new TreeSet<>(all);
+        numeric.remove("enabled"); // a boolean has no range
+        assertThat(new TreeSet<>(ranges().keySet())).as("a range per numeric field").containsAll(numeric);
     }
 
     @Test
@@ -109,8 +117,14 @@ class ReadmeDefaultsTest {
             String field = row.getValue();
             List<String> cells = row(text, row.getKey(), 5);
             Range range = ranges.get(field);
-            assertThat(cells.get(1)).as("README default of %s", field).isEqualTo(plain(defaults.get(field), range));
-            assertThat(cells.get(2)).as("README range of %s", field).isEqualTo(range.span());
+            Object value = defaults.get(field);
+            if (value instanceof Boolean) {
+                assertThat(cells.get(1)).as("README default of %s", field).isEqualTo(value.toString());
+                assertThat(cells.get(2)).as("README range of %s", field).isEqualTo("true, false");
+            } else {
+                assertThat(cells.get(1)).as("README default of %s", field).isEqualTo(plain(value, range));
+                assertThat(cells.get(2)).as("README range of %s", field).isEqualTo(range.span());
+            }
             assertThat(cells.get(4)).as("README environment column of %s", field).isEqualTo(variableCell(variables.get(field)));
         }
     }
@@ -188,10 +202,14 @@ class ReadmeDefaultsTest {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
-    /** Every component of both records, with its default. */
+    /** Every component of the three records of defaults, with its default. */
     private static Map<String, Object> defaults() {
+        return defaults(Limits.DEFAULTS, Timeouts.DEFAULTS, Compression.DEFAULTS);
+    }
+
+    private static Map<String, Object> defaults(Object... records) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (Object record : List.of(Limits.DEFAULTS, Timeouts.DEFAULTS)) {
+        for (Object record : records) {
             for (RecordComponent c : record.getClass().getRecordComponents()) {
                 try {
                     assertThat(out.put(c.getName(), c.getAccessor().invoke(record))).as("%s unique", c.getName()).isNull();
@@ -206,7 +224,7 @@ class ReadmeDefaultsTest {
     /** The range constants of both records, by the field they bound. */
     private static Map<String, Range> ranges() {
         Map<String, Range> out = new HashMap<>();
-        for (Class<?> type : List.of(Limits.class, Timeouts.class)) {
+        for (Class<?> type : List.of(Limits.class, Timeouts.class, Compression.class)) {
             for (Field f : type.getDeclaredFields()) {
                 if (f.getType() != Range.class || !Modifier.isStatic(f.getModifiers())) continue;
                 try {

@@ -12,8 +12,9 @@ import java.util.Map;
  * [--scenarios x,y] [--rounds N] [--duration S] [--warmup S]}), {@code bench machine} prints the
  * fingerprint and preflight, {@code bench sweep | imbalance | overload | memory} run the suites that
  * measure what the references never did, {@code bench streams} the SSE
- * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench html} the JMH render benchmark
- * ({@link HtmlSuite}), {@code bench report} regenerates docs/performance.md from
+ * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench compression}
+ * the CPU cost of a compressed response ({@link CompressionCost}), {@code bench html} the JMH render
+ * benchmark ({@link HtmlSuite}), {@code bench report} regenerates docs/performance.md from
  * the latest full result of each.
  */
 public final class BenchMain {
@@ -47,12 +48,14 @@ public final class BenchMain {
                         list.stream()).toList());
                 System.out.println("results: " + HtmlSuite.run(HtmlSuite.Settings.parse(list.subList(1, list.size())), command,
                         System.out) + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("compression")) {
+                CompressionCost.run(list.subList(1, list.size()), System.out);
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
                 System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
                         + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR] [--resume CHECKPOINT]\n"
-                        + "       ./tidemill bench machine | report\n"
+                        + "       ./tidemill bench machine | report | compression [--seconds S]\n"
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
                         + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"

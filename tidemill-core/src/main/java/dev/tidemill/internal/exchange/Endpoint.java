@@ -23,6 +23,7 @@ import java.util.List;
  * @param mode where the handler runs
  * @param maxBodyBytes body limit in bytes
  * @param requestTimeoutNanos request timeout
+ * @param compress whether its responses may be compressed (the route's choice, else the config's)
  */
 public record Endpoint(
         Route route,
@@ -32,7 +33,8 @@ public record Endpoint(
         ParamCoercer coercer,
         ExecutionMode mode,
         long maxBodyBytes,
-        long requestTimeoutNanos) {
+        long requestTimeoutNanos,
+        boolean compress) {
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
         List<Filter> chain = new ArrayList<>(appFilters);
@@ -51,7 +53,8 @@ public record Endpoint(
                 .orElse(config.timeouts().request()).toNanos();
         String[] names = pathNames(route.pattern());
         return new Endpoint(route, route.handler(), chain.toArray(Filter[]::new), names,
-                new ParamCoercer(route.params(), names), mode, body, timeout);
+                new ParamCoercer(route.params(), names), mode, body, timeout,
+                route.compress().orElse(config.compression().enabled()));
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

@@ -37,7 +37,7 @@ public final class ExchangeContext {
         Router<Endpoint> router = new Router<>();
         for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config));
         this.gate = new RouteGate(router, config.limits());
-        this.replies = new Replies(app.json(), alloc);
+        this.replies = new Replies(app.json(), alloc, config.compression());
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),

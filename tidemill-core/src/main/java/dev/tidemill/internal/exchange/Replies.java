@@ -3,6 +3,10 @@ package dev.tidemill.internal.exchange;
 import dev.tidemill.JsonCodec;
 import dev.tidemill.Problem;
 import dev.tidemill.Response;
+import dev.tidemill.Compression;
+import dev.tidemill.internal.codec.AcceptEncoding;
+import dev.tidemill.internal.codec.AcceptEncoding.Choice;
+import dev.tidemill.internal.codec.ContentEncoding;
 import dev.tidemill.internal.codec.ProblemJson;
 import dev.tidemill.internal.websocket.WebSocketUpgrade;
 import io.netty.buffer.ByteBuf;
@@ -19,8 +23,9 @@ import java.util.List;
  * Turns what a handler returned into a {@link Reply}: the response table of
  * {@link dev.tidemill.Handler}, plus the rules every response obeys whatever the protocol (HEAD
  * keeps the GET's {@code Content-Length} and drops the body; 204 and 304 never carry one; framing
- * headers are the transport's, never the handler's). Runs on the handler's thread, so JSON
- * encoding stays off the I/O loop.
+ * headers are the transport's, never the handler's; compression as {@link ReplyCompression}
+ * decides). Runs on the handler's thread, so JSON encoding and compressing a full body stay off
+ * the I/O loop.
  */
 final class Replies {
     private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
@@ -34,10 +39,12 @@ final class Replies {
 
     private final JsonCodec json;
     private final ByteBufAllocator alloc;
+    private final ReplyCompression compression;
 
-    Replies(JsonCodec json, ByteBufAllocator alloc) {
+    Replies(JsonCodec json, ByteBufAllocator alloc, Compression compression) {
         this.json = json;
         this.alloc = alloc;
+        this.compression = new ReplyCompression(compression);
     }
 
     /** @return the app's JSON codec */
@@ -88,35 +95,93 @@ final class Replies {
 
     /** A problem reply; callable from any thread. */
     Reply problem(Exchange ex, Problem p, boolean close, String... extraHeaders) {
-        Reply reply = full(ex, p.status(), PROBLEM_JSON, Unpooled.wrappedBuffer(ProblemJson.render(p)), List.of(extraHeaders));
+        // Never compressed: a problem is small, and this may run on the transport's thread.
+        Reply reply = full(ex, p.status(), PROBLEM_JSON, Unpooled.wrappedBuffer(ProblemJson.render(p)), List.of(extraHeaders), false);
         return close ? reply.closing() : reply;
     }
 
-    private static Reply full(Exchange ex, int status, CharSequence contentType, ByteBuf body, List<String> handlerHeaders) {
+    private Reply full(Exchange ex, int status, CharSequence contentType, ByteBuf body, List<String> handlerHeaders) {
+        return full(ex, status, contentType, body, handlerHeaders, true);
+    }
+
+    private Reply full(Exchange ex, int status, CharSequence contentType, ByteBuf body, List<String> handlerHeaders,
+            boolean compressible) {
         boolean bodiless = status == 204 || status == 304;
-        long length = bodiless ? -1 : body.readableBytes();
-        ByteBuf content = body;
-        if (bodiless || ex.isHead()) {
-            body.release();
-            content = Unpooled.EMPTY_BUFFER;
-        }
-        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size());
+        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size() + 4);
         boolean close = !handlerHeaders.isEmpty() && copyHeaders(handlerHeaders, headers);
         if (bodiless) {
+            body.release();
             if (!headers.isEmpty()) removeContentType(headers);
-            contentType = null;
+            return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
         }
-        return new Reply(ex, status, headers, contentType, content, length, null, close);
+        if (compressible && compression.candidate(ex, contentType, headers)) {
+            AcceptEncoding.Result n = compression.negotiate(ex);
+            if (body.readableBytes() >= compression.settings().minBytes() || !n.identityAcceptable()) {
+                if (n.choice() == Choice.NONE_ACCEPTABLE && status < 300) {
+                    body.release();
+                    return notAcceptable(ex, close);
+                }
+                if (headers.isEmpty()) headers = new ArrayList<>(4);
+                ReplyCompression.addVary(headers);
+                boolean affordable = body.readableBytes() <= ReplyCompression.MAX_ON_TRANSPORT_THREAD
+                        || !ex.sink().onTransportThread() || !n.identityAcceptable();
+                if (n.choice() != Choice.IDENTITY && n.choice() != Choice.NONE_ACCEPTABLE && !ex.isHead() && affordable) {
+                    ByteBuf encoded = ContentEncoding.encode(n.choice(), body, compression.level(n.choice()), alloc);
+                    // Incompressible bytes under a compressible type (random data, an embedded
+                    // image): the coding would only add its framing, so the body goes as it is,
+                    // unless the client refused it as it is.
+                    if (encoded.readableBytes() < body.readableBytes() || !n.identityAcceptable()) {
+                        body.release();
+                        body = encoded;
+                        headers.add("Content-Encoding");
+                        headers.add(ContentEncoding.token(n.choice()));
+                        ReplyCompression.weakenEtag(headers);
+                    } else {
+                        encoded.release();
+                    }
+                }
+            }
+        }
+        long length = body.readableBytes();
+        if (ex.isHead()) {
+            body.release();
+            body = Unpooled.EMPTY_BUFFER;
+        }
+        return new Reply(ex, status, headers, contentType, body, length, null, close);
+    }
+
+    /** RFC 9110 15.5.7: the client refused identity and every coding we have. */
+    private Reply notAcceptable(Exchange ex, boolean close) {
+        Problem p = Problem.of(406, "Not Acceptable",
+                "Accept-Encoding refuses identity and every coding this server sends (br, zstd, gzip)");
+        Reply reply = problem(ex, p, false, "Vary", "Accept-Encoding");
+        return close ? reply.closing() : reply;
     }
 
     private Reply stream(Exchange ex, int status, List<String> handlerHeaders, Response.StreamProducer producer) {
-        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size());
+        List<String> headers = handlerHeaders.isEmpty() ? List.of() : new ArrayList<>(handlerHeaders.size() + 4);
         boolean close = !handlerHeaders.isEmpty() && copyHeaders(handlerHeaders, headers);
+        Choice coding = Choice.IDENTITY;
+        if (compression.candidate(ex, null, headers)) {
+            // A stream has no length: the minimum size does not apply.
+            AcceptEncoding.Result n = compression.negotiate(ex);
+            if (n.choice() == Choice.NONE_ACCEPTABLE && status < 300) return notAcceptable(ex, close);
+            if (headers.isEmpty()) headers = new ArrayList<>(4);
+            ReplyCompression.addVary(headers);
+            if (n.choice() != Choice.NONE_ACCEPTABLE && n.choice() != Choice.IDENTITY && !ex.isHead()) {
+                coding = n.choice();
+                headers.add("Content-Encoding");
+                headers.add(ContentEncoding.token(coding));
+                ReplyCompression.weakenEtag(headers);
+            }
+        }
         if (ex.isHead()) {
             // HEAD: the head a GET would get, without running the producer (a stream has no length).
             return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
         }
-        return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, new StreamingBody(ex, producer, alloc), close);
+        StreamingBody body = coding == Choice.IDENTITY ? new StreamingBody(ex, producer, alloc)
+                : new StreamingBody(ex, producer, alloc, compression.chunkEncoder(coding, alloc));
+        return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, body, close);
     }
 
     /** Copies a handler's headers, dropping the framing ones; @return whether it asked to close */

@@ -5,6 +5,7 @@ import dev.tidemill.ResponseStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import dev.tidemill.internal.codec.ChunkEncoder;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,6 +16,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link ReplySink}, which keeps it behind the head, and the returned stage completes once the
  * transport can take more: that is the back-pressure (HTTP/1.1: a slow reader fills Netty's
  * outbound buffer past its high-water mark and the producer's next stage waits).
+ *
+ * <p>A compressed stream runs each write through its {@link ChunkEncoder} (compressed and flushed,
+ * so the client can decode it on arrival) on the writer's thread, under the encoder's lock so that
+ * the chunks reach the sink in the order they were compressed; the end of the compressed stream
+ * is the last chunk before {@link ReplySink#end}.
  */
 public final class StreamingBody implements ResponseStream {
     final Exchange exchange;
@@ -22,11 +28,18 @@ public final class StreamingBody implements ResponseStream {
     private final ByteBufAllocator alloc;
     private final AtomicBoolean open = new AtomicBoolean(true);
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /** Null for an identity stream; guarded by itself. */
+    private final ChunkEncoder encoder;
 
     StreamingBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc) {
+        this(exchange, producer, alloc, null);
+    }
+
+    StreamingBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc, ChunkEncoder encoder) {
         this.exchange = exchange;
         this.producer = producer;
         this.alloc = alloc;
+        this.encoder = encoder;
     }
 
     @Override
@@ -52,7 +65,23 @@ public final class StreamingBody implements ResponseStream {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        exchange.sink().sendChunk(exchange, buf, done);
+        if (encoder == null) {
+            exchange.sink().sendChunk(exchange, buf, done);
+            return done;
+        }
+        synchronized (encoder) {
+            if (!open.get()) {
+                buf.release();
+                return CompletableFuture.failedFuture(new ClosedChannelException());
+            }
+            ByteBuf encoded = encoder.encode(buf);
+            if (!encoded.isReadable()) {
+                // An empty chunk would read as the end of a chunked body.
+                encoded.release();
+                return CompletableFuture.completedFuture(null);
+            }
+            exchange.sink().sendChunk(exchange, encoded, done);
+        }
         return done;
     }
 
@@ -69,6 +98,13 @@ public final class StreamingBody implements ResponseStream {
     @Override
     public void close() {
         if (open.compareAndSet(true, false)) {
+            if (encoder != null) {
+                synchronized (encoder) {
+                    ByteBuf tail = encoder.finish();
+                    if (tail.isReadable()) exchange.sink().sendChunk(exchange, tail, new CompletableFuture<>());
+                    else tail.release();
+                }
+            }
             exchange.sink().end(exchange);
             exchange.releaseSlot();
             closed.complete(null);
@@ -78,6 +114,7 @@ public final class StreamingBody implements ResponseStream {
     /** The producer failed: ends the response as truncated (no final chunk) and releases the slot. */
     void abort() {
         if (open.compareAndSet(true, false)) {
+            freeEncoder();
             exchange.sink().abort(exchange);
             exchange.releaseSlot();
             closed.complete(null);
@@ -87,9 +124,16 @@ public final class StreamingBody implements ResponseStream {
     /** The client left (called through the exchange): the producer learns it from {@link #isOpen()}, failed writes and {@link #closed()}. */
     void clientGone() {
         if (open.compareAndSet(true, false)) {
+            freeEncoder();
             exchange.releaseSlot();
             closed.complete(null);
         }
     }
 
+    private void freeEncoder() {
+        if (encoder == null) return;
+        synchronized (encoder) {
+            encoder.close();
+        }
+    }
 }

@@ -1,0 +1,129 @@
+package dev.tidemill.internal.codec;
+
+import com.aayushatharva.brotli4j.Brotli4jLoader;
+import com.aayushatharva.brotli4j.encoder.Encoder;
+import com.github.luben.zstd.Zstd;
+import dev.tidemill.internal.codec.AcceptEncoding.Choice;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+/**
+ * Compresses a complete response body with {@code br} (brotli4j, Google's C encoder), {@code zstd}
+ * (zstd-jni) or {@code gzip} (the JDK's zlib), at the level given. Runs on the caller's thread:
+ * {@code exchange.Replies} calls it on the handler's, so a large body is never compressed on an
+ * I/O loop for a LOOP or VIRTUAL route. Streamed bodies use {@link ChunkEncoder}.
+ */
+public final class ContentEncoding {
+    // RFC 1952 2.3: ID1 ID2, CM = deflate, no flags, no mtime, XFL 0, OS 255 (unknown).
+    private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+
+    private ContentEncoding() {}
+
+    /** @return the {@code Content-Encoding} token of a coding (not identity) */
+    public static String token(Choice coding) {
+        return switch (coding) {
+            case BR -> "br";
+            case ZSTD -> "zstd";
+            case GZIP -> "gzip";
+            case IDENTITY, NONE_ACCEPTABLE -> throw new IllegalArgumentException(coding + " is not a content coding");
+        };
+    }
+
+    /**
+     * @param coding br, zstd or gzip
+     * @param body the bytes to compress (left as they are: the caller still owns them)
+     * @param level the coding's level, within {@link dev.tidemill.Compression}'s range
+     * @param alloc where the compressed bytes go
+     * @return the compressed body, a new buffer the caller owns
+     */
+    public static ByteBuf encode(Choice coding, ByteBuf body, int level, ByteBufAllocator alloc) {
+        byte[] in;
+        int off;
+        int len = body.readableBytes();
+        if (body.hasArray()) {
+            in = body.array();
+            off = body.arrayOffset() + body.readerIndex();
+        } else {
+            in = ByteBufUtil.getBytes(body);
+            off = 0;
+        }
+        return switch (coding) {
+            case BR -> brotli(in, off, len, level);
+            case ZSTD -> zstd(in, off, len, level, alloc);
+            case GZIP -> gzip(in, off, len, level, alloc);
+            case IDENTITY, NONE_ACCEPTABLE -> throw new IllegalArgumentException(coding + " is not a content coding");
+        };
+    }
+
+    /** @return a stream encoder for one streamed body, flushing after every chunk */
+    public static ChunkEncoder chunkEncoder(Choice coding, int level, ByteBufAllocator alloc) {
+        if (coding == Choice.BR) ensureBrotli();
+        return new ChunkEncoder(coding, level, alloc);
+    }
+
+    private static ByteBuf brotli(byte[] in, int off, int len, int level) {
+        ensureBrotli();
+        try {
+            return Unpooled.wrappedBuffer(Encoder.compress(in, off, len, new Encoder.Parameters().setQuality(level)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ByteBuf zstd(byte[] in, int off, int len, int level, ByteBufAllocator alloc) {
+        int bound = (int) Zstd.compressBound(len);
+        ByteBuf out = alloc.heapBuffer(bound);
+        try {
+            long n = Zstd.compressByteArray(out.array(), out.arrayOffset(), bound, in, off, len, level);
+            if (Zstd.isError(n)) throw new IllegalStateException("zstd: " + Zstd.getErrorName(n));
+            out.writerIndex((int) n);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+    }
+
+    private static ByteBuf gzip(byte[] in, int off, int len, int level, ByteBufAllocator alloc) {
+        Deflater deflater = new Deflater(level, true);
+        // deflate's worst case is 5 bytes per 16 KiB block over the input, plus header and trailer
+        ByteBuf out = alloc.heapBuffer(len + (len >> 12) + 64);
+        try {
+            out.writeBytes(GZIP_HEADER);
+            deflater.setInput(in, off, len);
+            deflater.finish();
+            while (!deflater.finished()) {
+                out.ensureWritable(4096);
+                int n = deflater.deflate(out.array(), out.arrayOffset() + out.writerIndex(), out.writableBytes());
+                out.writerIndex(out.writerIndex() + n);
+            }
+            CRC32 crc = new CRC32();
+            crc.update(in, off, len);
+            out.writeIntLE((int) crc.getValue()).writeIntLE(len);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            deflater.end();
+        }
+    }
+
+    /** Loads the native brotli library once, failing with its reason if this platform has none. */
+    static void ensureBrotli() {
+        if (!Brotli4jLoader.isAvailable()) {
+            throw new IllegalStateException("brotli native library unavailable", Brotli4jLoader.getUnavailabilityCause());
+        }
+    }
+
+    /** @return whether br can be offered on this platform (the native library loads) */
+    public static boolean brotliAvailable() {
+        return Brotli4jLoader.isAvailable();
+    }
+}
