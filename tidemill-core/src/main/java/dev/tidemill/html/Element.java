@@ -27,8 +27,11 @@ public final class Element extends Html {
         this.kind = kind;
     }
 
+    /** An element's tag as a refusal names it (wrapped, so the message is built only on a refusal). */
+    record Tag(String name) {}
+
     static Element of(String tag, int kind, Object[] content) {
-        Content.Parts p = Content.parts(content, "<" + tag + ">");
+        Content.Parts p = Content.parts(content, new Tag(tag));
         if (kind == VOID && p.children().length > 0) {
             throw new IllegalArgumentException("<" + tag + "> is a void element: it has no children");
         }
@@ -40,12 +43,23 @@ public final class Element extends Html {
         return new Element(tag, merged(p.attrs()), p.children(), kind);
     }
 
-    /** One {@code class} attribute for all that were given (their names joined); otherwise as given. */
-    private static Attr[] merged(List<Attr> given) {
+    /** One {@code class} attribute for all that were given (their names joined); otherwise as given, without the absent ones. */
+    private static Attr[] merged(Attr[] given) {
+        if (given.length == 0) return given;
         int classes = 0;
-        for (Attr a : given) if (a.name.equals("class") && a.value != null) classes++;
-        if (classes < 2) return given.stream().filter(a -> a != Attr.NONE).toArray(Attr[]::new);
-        List<Attr> out = new ArrayList<>(given.size());
+        int none = 0;
+        for (Attr a : given) {
+            if (a == Attr.NONE) none++;
+            else if (a.name.equals("class") && a.value != null) classes++;
+        }
+        if (classes < 2) {
+            if (none == 0) return given;
+            Attr[] out = new Attr[given.length - none];
+            int i = 0;
+            for (Attr a : given) if (a != Attr.NONE) out[i++] = a;
+            return out;
+        }
+        List<Attr> out = new ArrayList<>(given.length);
         StringBuilder names = new StringBuilder();
         int at = -1;
         for (Attr a : given) {

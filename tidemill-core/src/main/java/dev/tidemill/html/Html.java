@@ -30,13 +30,21 @@ public abstract class Html {
     /** Writes this piece. */
     abstract void render(HtmlOutput out);
 
+    /** One growable buffer per thread for {@link #toBytes}: a page costs one copy, not a buffer doubling its way up. */
+    private static final ThreadLocal<ByteBuf> SCRATCH = ThreadLocal.withInitial(() -> Unpooled.buffer(4096));
+
     /** @return the UTF-8 bytes of this piece */
     public final byte[] toBytes() {
-        ByteBuf buf = Unpooled.buffer(256);
-        render(new HtmlOutput(buf));
-        byte[] b = new byte[buf.readableBytes()];
-        buf.readBytes(b);
-        return b;
+        ByteBuf buf = SCRATCH.get();
+        buf.clear();
+        try {
+            render(new HtmlOutput(buf));
+            byte[] b = new byte[buf.readableBytes()];
+            buf.readBytes(b);
+            return b;
+        } finally {
+            if (buf.capacity() > 1 << 20) SCRATCH.remove(); // keep at most 1 MiB per thread
+        }
     }
 
     /** @return the markup, as a string (for tests and logs; a response is rendered as bytes) */
