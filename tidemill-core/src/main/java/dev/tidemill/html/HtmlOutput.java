@@ -64,51 +64,70 @@ final class HtmlOutput {
         return encode(s, how);
     }
 
+    /** The ASCII characters some escaping touches: {@code " & ' < >}. */
+    private static final long SPECIAL = 1L << '"' | 1L << '&' | 1L << '\'' | 1L << '<' | 1L << '>';
+    /** Per thread: strings are encoded into it, then copied into the buffer with one call, not a call per byte. */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[4096]);
+    private byte[] scratch;
+
     /** {@link #write}, without a trace looking. */
     HtmlOutput encode(CharSequence s, Escape how) {
+        byte[] b = scratch;
+        if (b == null) b = scratch = SCRATCH.get();
         int n = s.length();
-        out.ensureWritable(n);
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                switch (c) {
-                    case '&' -> {
-                        if (how == Escape.NONE || how == Escape.COMMENT) out.writeByte(c);
-                        else ascii("&amp;");
+        int limit = b.length - 8; // room for the longest one character writes (&quot;)
+        int i = 0;
+        while (i < n) {
+            int p = 0;
+            while (i < n && p < limit) {
+                char c = s.charAt(i++);
+                if (c < 0x80) {
+                    if (c >= 64 || (SPECIAL >>> c & 1) == 0 || how == Escape.NONE) {
+                        b[p++] = (byte) c;
+                        continue;
                     }
-                    case '<' -> {
-                        if (how == Escape.NONE) out.writeByte(c);
-                        else ascii("&lt;");
+                    p = special(b, p, c, how);
+                } else if (c < 0x800) {
+                    b[p++] = (byte) (0xC0 | c >> 6);
+                    b[p++] = (byte) (0x80 | c & 0x3F);
+                } else if (Character.isSurrogate(c)) {
+                    int cp = Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(s.charAt(i))
+                            ? Character.toCodePoint(c, s.charAt(i++)) : 0xFFFD;
+                    if (cp == 0xFFFD) {
+                        b[p++] = (byte) 0xEF;
+                        b[p++] = (byte) 0xBF;
+                        b[p++] = (byte) 0xBD;
+                    } else {
+                        b[p++] = (byte) (0xF0 | cp >> 18);
+                        b[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                        b[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                        b[p++] = (byte) (0x80 | cp & 0x3F);
                     }
-                    case '>' -> {
-                        if (how == Escape.NONE) out.writeByte(c);
-                        else ascii("&gt;");
-                    }
-                    case '"' -> {
-                        if (how == Escape.DOUBLE_QUOTED) ascii("&quot;");
-                        else out.writeByte(c);
-                    }
-                    case '\'' -> {
-                        if (how == Escape.SINGLE_QUOTED) ascii("&#39;");
-                        else out.writeByte(c);
-                    }
-                    default -> out.writeByte(c);
-                }
-            } else if (c < 0x800) {
-                out.writeByte(0xC0 | c >> 6).writeByte(0x80 | c & 0x3F);
-            } else if (Character.isSurrogate(c)) {
-                int cp = Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))
-                        ? Character.toCodePoint(c, s.charAt(++i)) : 0xFFFD;
-                if (cp == 0xFFFD) {
-                    out.writeByte(0xEF).writeByte(0xBF).writeByte(0xBD);
                 } else {
-                    out.writeByte(0xF0 | cp >> 18).writeByte(0x80 | cp >> 12 & 0x3F)
-                            .writeByte(0x80 | cp >> 6 & 0x3F).writeByte(0x80 | cp & 0x3F);
+                    b[p++] = (byte) (0xE0 | c >> 12);
+                    b[p++] = (byte) (0x80 | c >> 6 & 0x3F);
+                    b[p++] = (byte) (0x80 | c & 0x3F);
                 }
-            } else {
-                out.writeByte(0xE0 | c >> 12).writeByte(0x80 | c >> 6 & 0x3F).writeByte(0x80 | c & 0x3F);
             }
+            out.writeBytes(b, 0, p);
         }
         return this;
+    }
+
+    /** Writes one of {@code " & ' < >} as {@code how} escapes it; @return the new position */
+    private static int special(byte[] b, int p, char c, Escape how) {
+        String entity = switch (c) {
+            case '&' -> how == Escape.COMMENT ? null : "&amp;";
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> how == Escape.DOUBLE_QUOTED ? "&quot;" : null;
+            default -> how == Escape.SINGLE_QUOTED ? "&#39;" : null; // the apostrophe
+        };
+        if (entity == null) {
+            b[p++] = (byte) c;
+            return p;
+        }
+        for (int k = 0; k < entity.length(); k++) b[p++] = (byte) entity.charAt(k);
+        return p;
     }
 }
