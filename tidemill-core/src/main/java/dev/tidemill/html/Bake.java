@@ -49,6 +49,13 @@ public final class Bake {
         Html render(A a, B b, C c);
     }
 
+    /** A baked template of any number of parameters, checked against their declared types at each render. */
+    @FunctionalInterface
+    public interface TemplateN {
+        /** @param args the parameters, in order @return the page or fragment */
+        Html render(Object... args);
+    }
+
     /** A template body of three parameters. @param <A> first @param <B> second @param <C> third */
     @FunctionalInterface
     public interface Body3<A, B, C> {
@@ -79,6 +86,25 @@ public final class Bake {
     public static <A, B, C> Template3<A, B, C> bake(String name, Class<A> a, Class<B> b, Class<C> c, Body3<A, B, C> body) {
         Compiled t = compile(name, new Class<?>[] {a, b, c}, p -> body.build(a.cast(p[0]), b.cast(p[1]), c.cast(p[2])));
         return (x, y, z) -> t.apply(x, y, z);
+    }
+
+    /**
+     * Any number of parameters (a table row with many cells, say); see {@link #bake(String, Class, Function)}.
+     *
+     * @param name the template's name
+     * @param types the parameters' types, each String, Html or Attr
+     * @param body builds the HTML from the parameters, in order
+     * @return the baked template; a render with the wrong number or types of arguments is refused
+     */
+    public static TemplateN bake(String name, java.util.List<Class<?>> types, Function<Object[], ? extends Html> body) {
+        Class<?>[] t = types.toArray(new Class<?>[0]);
+        Compiled c = compile(name, t, body::apply);
+        return args -> {
+            if (args.length != t.length) {
+                throw new IllegalArgumentException("template " + name + " takes " + t.length + " parameters, not " + args.length);
+            }
+            return c.apply(args);
+        };
     }
 
     private static final char START = '\uE000';

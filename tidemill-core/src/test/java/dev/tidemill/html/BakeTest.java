@@ -81,4 +81,14 @@ class BakeTest {
         assertThatThrownBy(() -> Bake.bake("parse", String.class, s -> p(Integer.toString(Integer.parseInt(s)))))
                 .hasMessageContaining("template parse").hasMessageContaining("traced with placeholders");
     }
+
+    @Test
+    void anyNumberOfParameters() {
+        Bake.TemplateN row = Bake.bake("wide", List.of(String.class, String.class, String.class, String.class, Attr.class),
+                a -> tr((Attr) a[4], td(a[0]), td(a[1]), td(attr("title", a[2]), a[3])));
+        assertThat(row.render("1", "<Ada>", "a\"b", "x & y", cls("on")).toString())
+                .isEqualTo(tr(cls("on"), td("1"), td("<Ada>"), td(attr("title", "a\"b"), "x & y")).toString());
+        assertThatThrownBy(() -> row.render("1")).hasMessageContaining("takes 5 parameters");
+        assertThatThrownBy(() -> row.render(1, "a", "b", "c", null)).hasMessageContaining("parameter 1");
+    }
 }
