@@ -1,5 +1,7 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.value;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -287,8 +289,4 @@ public final class HtmlSuite {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, format, v);
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 }

@@ -1,5 +1,7 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.value;
+
 import dev.tidemill.bench.loadgen.OpenLoopGenerator;
 import dev.tidemill.bench.targets.TidemillApp;
 import java.io.IOException;
@@ -90,10 +92,6 @@ public final class ImbalanceSuite {
             return new Settings(quick, rate, conns, window, warmup, out);
         }
 
-        private static String value(List<String> args, int i, String name) {
-            if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-            return args.get(i);
-        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.value;
+
 import dev.tidemill.bench.common.Scenario;
 import dev.tidemill.bench.loadgen.IdleConnections;
 import java.io.IOException;
@@ -468,8 +470,4 @@ public final class MemorySuite {
         }
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 }

@@ -1,5 +1,9 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.positive;
+import static dev.tidemill.bench.Args.value;
+import static dev.tidemill.bench.Args.words;
+
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -52,8 +56,8 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
             switch (a) {
                 case "--quick" -> { }
                 case "--strict" -> strict = true;
-                case "--targets" -> targets = list(value(args, ++i, a));
-                case "--scenarios" -> scenarios = list(value(args, ++i, a)).stream().map(ScenarioRun::byId).toList();
+                case "--targets" -> targets = words(value(args, ++i, a));
+                case "--scenarios" -> scenarios = words(value(args, ++i, a)).stream().map(ScenarioRun::byId).toList();
                 case "--rounds" -> rounds = positive(value(args, ++i, a), a);
                 case "--duration" -> duration = positive(value(args, ++i, a), a);
                 case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, a));
@@ -67,20 +71,8 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
         return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root, resume);
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 
-    private static int positive(String v, String name) {
-        int n = Integer.parseInt(v);
-        if (n < 1) throw new IllegalArgumentException(name + " must be >= 1");
-        return n;
-    }
 
-    private static List<String> list(String v) {
-        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
 
     /** @return the suite name in result file names */
     public String suite() {

@@ -1,5 +1,7 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.value;
+
 import dev.tidemill.bench.loadgen.OpenLoopGenerator;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -319,8 +321,4 @@ public final class OverloadSuite {
         return b.toString();
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 }

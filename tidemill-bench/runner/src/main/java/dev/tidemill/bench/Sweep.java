@@ -1,5 +1,8 @@
 package dev.tidemill.bench;
 
+import static dev.tidemill.bench.Args.value;
+import static dev.tidemill.bench.Args.words;
+
 import dev.tidemill.bench.targets.TidemillApp;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -323,14 +326,7 @@ public final class Sweep {
         }
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 
-    private static List<String> words(String v) {
-        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
 
     private static List<Integer> ints(String v, int min) {
         List<Integer> l = words(v).stream().map(Integer::parseInt).toList();

@@ -1,5 +1,9 @@
 package dev.tidemill.bench.streams;
 
+import static dev.tidemill.bench.Args.positive;
+import static dev.tidemill.bench.Args.value;
+import static dev.tidemill.bench.Args.words;
+
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -112,20 +116,8 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
         return m;
     }
 
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) throw new IllegalArgumentException(name + " needs a value");
-        return args.get(i);
-    }
 
-    private static int positive(String v, String name) {
-        int n = Integer.parseInt(v);
-        if (n < 1) throw new IllegalArgumentException(name + " must be >= 1");
-        return n;
-    }
 
-    private static List<String> words(String v) {
-        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
 
     private static List<Integer> numbers(String v, String name) {
         List<Integer> out = words(v).stream().map(s -> positive(s.replace("_", ""), name)).toList();
