@@ -72,6 +72,7 @@ public final class Attr {
     static void checkName(String name) {
         Objects.requireNonNull(name, "name");
         if (name.isEmpty()) throw new IllegalArgumentException("an attribute name is not empty");
+        if (plainAscii(name)) return;
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c <= 0x20 || c == 0x7F || c >= 0x80 && c <= 0x9F || "\"'<>/=&`".indexOf(c) >= 0 || Character.isWhitespace(c)
@@ -80,6 +81,20 @@ public final class Attr {
                         + "\", ', <, >, /, =, & or backtick");
             }
         }
+    }
+
+    /** ASCII letters, digits and {@code - _ : .} (bit set: allowed), the names nearly every page uses. */
+    private static final long LOW_OK = 1L << '-' | 1L << '.' | 1L << ':' | 0x03FF_0000_0000_0000L; // - . : and 0-9
+    private static final long HIGH_OK = 0x07FF_FFFE_87FF_FFFEL; // A-Z, _, a-z (bits of chars 64-127)
+
+    /** @return whether every char is one of the common ones: then the full check has nothing to find */
+    private static boolean plainAscii(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            long bits = c < 64 ? LOW_OK : c < 128 ? HIGH_OK : 0;
+            if ((bits >>> (c & 63) & 1) == 0) return false;
+        }
+        return true;
     }
 
     private static boolean validSurrogate(String s, int i) {
@@ -100,7 +115,7 @@ public final class Attr {
     void render(HtmlOutput out) {
         if (this == NONE) return;
         if (placeholder >= 0) {
-            Bake.Trace.of(out).attribute(placeholder);
+            Bake.Trace.of(out).attribute(out, placeholder);
             return;
         }
         out.ascii(' ').write(name, HtmlOutput.Escape.NONE);

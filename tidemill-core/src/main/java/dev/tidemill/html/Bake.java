@@ -1,8 +1,5 @@
 package dev.tidemill.html;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -156,8 +153,9 @@ public final class Bake {
             throw new IllegalArgumentException("template " + name + which + " failed while it was traced with placeholders"
                     + " (is a parameter parsed, compared, or used as an attribute name?): " + e, e);
         }
-        built.render(new HtmlOutput(t.buf, t));
-        t.cut();
+        HtmlOutput out = HtmlOutput.tracing(t);
+        built.render(out);
+        t.cut(out);
         return t;
     }
 
@@ -171,7 +169,7 @@ public final class Bake {
 
         @Override
         void render(HtmlOutput out) {
-            Trace.of(out).child(index);
+            Trace.of(out).child(out, index);
         }
     }
 
@@ -179,7 +177,6 @@ public final class Bake {
     static final class Trace {
         private final String template;
         private final String[] markers;
-        final ByteBuf buf = Unpooled.buffer(256);
         private final List<byte[]> segments = new ArrayList<>();
         private final List<int[]> slots = new ArrayList<>(); // {kind, parameter, escape ordinal}
 
@@ -194,10 +191,8 @@ public final class Bake {
         }
 
         /** @return whether {@code s} held a placeholder (then it was written here, cut around the slots) */
-        boolean intercept(CharSequence s, HtmlOutput.Escape how) {
-            String str = s.toString();
+        boolean intercept(HtmlOutput out, String str, HtmlOutput.Escape how) {
             if (str.indexOf(START) < 0 && str.indexOf(END) < 0) return false;
-            HtmlOutput out = new HtmlOutput(buf);
             int from = 0;
             while (true) {
                 int at = str.indexOf(START, from);
@@ -214,27 +209,26 @@ public final class Bake {
                 if (how == HtmlOutput.Escape.NONE) {
                     throw refused(param, "used as an attribute name, in <script>/<style> or in Html.trusted, where it cannot be escaped");
                 }
-                slot(STRING, param, how.ordinal());
+                slot(out, STRING, param, how.ordinal());
                 from = end + 2;
             }
         }
 
-        void child(int param) {
-            slot(CHILD, param, 0);
+        void child(HtmlOutput out, int param) {
+            slot(out, CHILD, param, 0);
         }
 
-        void attribute(int param) {
-            slot(ATTRIBUTE, param, 0);
+        void attribute(HtmlOutput out, int param) {
+            slot(out, ATTRIBUTE, param, 0);
         }
 
-        private void slot(int kind, int param, int escape) {
-            cut();
+        private void slot(HtmlOutput out, int kind, int param, int escape) {
+            cut(out);
             slots.add(new int[] {kind, param, escape});
         }
 
-        void cut() {
-            segments.add(ByteBufUtil.getBytes(buf));
-            buf.clear();
+        void cut(HtmlOutput out) {
+            segments.add(out.take());
         }
 
         private int parameter(String marker) {

@@ -19,12 +19,12 @@ final class Content {
      *     (the message is only built when something is refused)
      */
     static Parts parts(Object[] content, Object owner) {
-        // The common case, flat content of pieces and text: one pass, no lists.
+        // The common case, flat content of pieces, text and whole numbers: one pass, no lists.
         int attrs = 0;
         boolean flat = true;
         for (Object o : content) {
             if (o instanceof Attr) attrs++;
-            else if (!(o == null || o instanceof Html || o instanceof String)) flat = false;
+            else if (!(o == null || o instanceof Html || o instanceof String || o instanceof Integer || o instanceof Long)) flat = false;
         }
         if (flat) {
             Attr[] a = attrs == 0 ? NO_ATTRS : new Attr[attrs];
@@ -35,7 +35,7 @@ final class Content {
                 if (o == null) continue;
                 if (o instanceof Attr x) a[ai++] = x;
                 else if (o instanceof Html h) c[ci++] = h;
-                else c[ci++] = new Html.Text((String) o);
+                else c[ci++] = new Html.Text(o.toString()); // a String, Integer or Long
             }
             if (ci < c.length) c = java.util.Arrays.copyOf(c, ci);
             return new Parts(a, c);

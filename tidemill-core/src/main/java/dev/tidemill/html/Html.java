@@ -1,7 +1,5 @@
 package dev.tidemill.html;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -19,7 +17,7 @@ import java.util.Objects;
  */
 public abstract class Html {
     static {
-        dev.tidemill.internal.exchange.Markup.install((html, buf) -> ((Html) html).render(new HtmlOutput(buf)));
+        dev.tidemill.internal.exchange.Markup.install((html, buf) -> HtmlOutput.render((Html) html, buf));
     }
 
     /** Nothing: renders no bytes (for an absent optional part). */
@@ -30,21 +28,9 @@ public abstract class Html {
     /** Writes this piece. */
     abstract void render(HtmlOutput out);
 
-    /** One growable buffer per thread for {@link #toBytes}: a page costs one copy, not a buffer doubling its way up. */
-    private static final ThreadLocal<ByteBuf> SCRATCH = ThreadLocal.withInitial(() -> Unpooled.buffer(4096));
-
-    /** @return the UTF-8 bytes of this piece */
+    /** @return the UTF-8 bytes of this piece (rendered into the thread's reusable array, then copied once) */
     public final byte[] toBytes() {
-        ByteBuf buf = SCRATCH.get();
-        buf.clear();
-        try {
-            render(new HtmlOutput(buf));
-            byte[] b = new byte[buf.readableBytes()];
-            buf.readBytes(b);
-            return b;
-        } finally {
-            if (buf.capacity() > 1 << 20) SCRATCH.remove(); // keep at most 1 MiB per thread
-        }
+        return HtmlOutput.bytes(this);
     }
 
     /** @return the markup, as a string (for tests and logs; a response is rendered as bytes) */
