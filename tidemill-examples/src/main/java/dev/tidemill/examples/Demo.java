@@ -129,6 +129,9 @@ public final class Demo {
         app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
                 .params(ROOM);
         app.ws("/ws/echo", (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO); // text stays text, binary binary
+        byte[] datastar = resource("/web/datastar.js");
+        app.get("/assets/datastar.js", req -> Response.ok().bytes(datastar, "text/javascript; charset=utf-8"));
+        LiveBoard.register(app, "/assets/datastar.js");
         return app;
     }
 
@@ -179,6 +182,16 @@ public final class Demo {
         synchronized (Demo.class) {
             return (Topic<String>) Topic.find(ROOMS_TOPIC)
                     .orElseGet(() -> Topic.<String>builder(ROOMS_TOPIC).replay(256, Duration.ofMinutes(5)).build());
+        }
+    }
+
+    /** @return a resource of the examples' jar; fails loudly when the build did not put it there */
+    static byte[] resource(String name) {
+        try (var in = Demo.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException(name + " is not on the class path: build with ./tidemill build (npm ci fetches it)");
+            return in.readAllBytes();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -1,0 +1,80 @@
+package dev.tidemill.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.testing.TestClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The live board in a real browser: headless Chromium (Debian's, installed by {@code .ci/run})
+ * driven by playwright-core (from npm, installed by the build), two tabs on {@code /board}. The
+ * first posts a note through Datastar; the second, which never reloads, shows it, patched in over
+ * Server-Sent Events, as text (the markup in it is escaped); the page renders without a console
+ * error and its screenshot is a real PNG. The test fails, rather than skips, when Chromium or
+ * Node.js is missing: CI installs both.
+ */
+@Timeout(120)
+class LiveBoardBrowserTest {
+    private static TestClient client;
+
+    @BeforeAll
+    static void start() {
+        client = TestClient.start(Demo.create(TestClient.config().build()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) client.close();
+    }
+
+    @Test
+    void aNotePostedInOneTabAppearsInTheOther() throws Exception {
+        Path web = Path.of("target", "web").toAbsolutePath();
+        Path script = web.resolve("board.mjs");
+        assertThat(script).as("the build copies the browser script next to node_modules").exists();
+        assertThat(web.resolve("node_modules/playwright-core")).as("npm ci, run by the build, installs playwright-core").exists();
+        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
+        assertThat(Path.of(chromium)).as("Debian's chromium (apt-get install chromium; .ci/run does)").exists();
+
+        Path shot = Path.of("target", "board.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        Process node = new ProcessBuilder("node", script.toString(), "http://127.0.0.1:" + client.port(), shot.toString())
+                .directory(web.toFile()).redirectErrorStream(false).start();
+        byte[] out = node.getInputStream().readAllBytes();
+        String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(node.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String stdout = new String(out, StandardCharsets.UTF_8).strip();
+        assertThat(node.exitValue()).as("node exit; stderr: %s", err).isZero();
+        String last = stdout.substring(stdout.lastIndexOf('\n') + 1);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> seen = JsonMapper.builder().build().readValue(last, Map.class);
+
+        assertThat(seen.get("error")).as("the script's failure").isNull();
+        assertThat((String) seen.get("eventStreamType")).startsWith("text/event-stream");
+        assertThat((String) seen.get("bSawNote")).startsWith("hello from tab A <b>not bold</b> & \"quoted\" ");
+        assertThat(seen.get("bAuthor")).isEqualTo("Ada");
+        assertThat(seen.get("bBoldElements")).as("markup in a note is text, never elements").isEqualTo(0);
+        assertThat(seen.get("aSawNote")).isEqualTo(1);
+        assertThat(seen.get("aDraftCleared")).isEqualTo(true);
+        assertThat((String) seen.get("aError")).contains("1-" + LiveBoard.MAX_NOTE_CHARS + " characters");
+        assertThat(seen.get("bTitle")).isEqualTo("Tidemill board");
+        assertThat(seen.get("bHeading")).isEqualTo("Tidemill board");
+        assertThat((List<?>) seen.get("consoleErrors")).isEmpty();
+        assertThat((List<?>) seen.get("pageErrors")).isEmpty();
+        assertThat((List<?>) seen.get("failedRequests")).isEmpty();
+
+        byte[] png = Files.readAllBytes(shot);
+        assertThat(png.length).as("a screenshot of a rendered page, not an empty one").isGreaterThan(5_000);
+        assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+}
