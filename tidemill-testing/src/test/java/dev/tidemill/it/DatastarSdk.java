@@ -51,6 +51,16 @@ final class DatastarSdk {
         return results;
     }
 
+    /**
+     * @param script JavaScript for {@code node --input-type=module -e}
+     * @param stdin what it reads
+     * @return what it printed
+     */
+    static synchronized String node(String script, byte[] stdin) throws Exception {
+        Files.createDirectories(WORK);
+        return exec(List.of("node", "--input-type=module", "-e", script), stdin, 60);
+    }
+
     private static void install() throws Exception {
         if (!Files.isDirectory(SOURCE)) fail("run from the tidemill-testing module: " + SOURCE.toAbsolutePath() + " is missing");
         Files.createDirectories(WORK);
