@@ -1,5 +1,5 @@
 /**
- * Tidemill's core: the framework and server. Only {@code dev.tidemill} and {@code dev.tidemill.html}, the API applications
+ * Tidemill's core: the framework and server. Only {@code dev.tidemill}, {@code dev.tidemill.html} and {@code dev.tidemill.datastar}, the API applications
  * type, are exported; the implementation under {@code dev.tidemill.internal} is not readable from
  * outside, whatever its classes' modifiers. No third-party type appears in the exported API, so
  * nothing is required transitively.
@@ -7,6 +7,7 @@
 module dev.tidemill {
     exports dev.tidemill;
     exports dev.tidemill.html;
+    exports dev.tidemill.datastar;
 
     requires io.netty.buffer;
     requires io.netty.codec;

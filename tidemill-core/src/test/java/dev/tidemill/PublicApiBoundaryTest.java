@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature
  * of a public type or of any public type nested in one, and the module exports nothing but
- * {@code dev.tidemill} and {@code dev.tidemill.html}.
+ * {@code dev.tidemill}, {@code dev.tidemill.html} and {@code dev.tidemill.datastar}.
  */
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
@@ -27,7 +27,12 @@ class PublicApiBoundaryTest {
             TopicOverflowException.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
             WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class,
             dev.tidemill.html.Html.class, dev.tidemill.html.Attr.class, dev.tidemill.html.Element.class,
-            dev.tidemill.html.Tags.class, dev.tidemill.html.Svg.class);
+            dev.tidemill.html.Tags.class, dev.tidemill.html.Svg.class, dev.tidemill.html.Bake.class,
+            dev.tidemill.datastar.Datastar.class, dev.tidemill.datastar.Dialect.class, dev.tidemill.datastar.PatchMode.class,
+            dev.tidemill.datastar.Namespace.class, dev.tidemill.datastar.DatastarEvent.class,
+            dev.tidemill.datastar.PatchElements.class, dev.tidemill.datastar.PatchSignals.class,
+            dev.tidemill.datastar.ExecuteScript.class, dev.tidemill.datastar.Action.class,
+            dev.tidemill.datastar.SignalLimits.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {
@@ -56,15 +61,16 @@ class PublicApiBoundaryTest {
     @Test
     void everyPublicTypeOfThePackageIsListedHere() throws Exception {
         // A new public type must be added above, so that the leak check covers it.
-        java.nio.file.Path dir = java.nio.file.Path.of(Tidemill.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve("dev/tidemill");
+        java.nio.file.Path root = java.nio.file.Path.of(Tidemill.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> missing = new ArrayList<>();
-        try (var files = java.nio.file.Files.list(dir)) {
-            for (java.nio.file.Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                if (!name.endsWith(".class") || name.contains("$") || name.equals("package-info.class")) continue;
-                Class<?> c = Class.forName("dev.tidemill." + name.substring(0, name.length() - 6));
-                if (Modifier.isPublic(c.getModifiers()) && !PUBLIC_TYPES.contains(c)) missing.add(c.getName());
+        for (String pkg : List.of("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar")) {
+            try (var files = java.nio.file.Files.list(root.resolve(pkg.replace('.', '/')))) {
+                for (java.nio.file.Path f : files.toList()) {
+                    String name = f.getFileName().toString();
+                    if (!name.endsWith(".class") || name.contains("$") || name.equals("package-info.class")) continue;
+                    Class<?> c = Class.forName(pkg + "." + name.substring(0, name.length() - 6));
+                    if (Modifier.isPublic(c.getModifiers()) && !PUBLIC_TYPES.contains(c)) missing.add(c.getName());
+                }
             }
         }
         assertThat(missing).isEmpty();
@@ -76,7 +82,7 @@ class PublicApiBoundaryTest {
         java.lang.module.ModuleDescriptor module = java.lang.module.ModuleFinder.of(classes).findAll().iterator().next().descriptor();
         assertThat(module.name()).isEqualTo("dev.tidemill");
         assertThat(module.exports()).extracting(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
-                .containsExactlyInAnyOrder("dev.tidemill", "dev.tidemill.html");
+                .containsExactlyInAnyOrder("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar");
         assertThat(module.opens()).isEmpty();
         assertThat(module.packages()).as("the internal packages exist, unexported").contains(
                 "dev.tidemill.internal.exchange", "dev.tidemill.internal.http1", "dev.tidemill.internal.dispatch");
