@@ -5,10 +5,13 @@ import static dev.tidemill.html.Tags.*;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Request;
 import dev.tidemill.Response;
-import dev.tidemill.SseEvent;
 import dev.tidemill.Subscription;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Topic;
+import dev.tidemill.datastar.Action;
+import dev.tidemill.datastar.Datastar;
+import dev.tidemill.datastar.DatastarEvent;
+import dev.tidemill.datastar.Dialect;
 import dev.tidemill.html.Html;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -35,6 +38,12 @@ final class LiveBoard {
     /** The longest author name, in chars. */
     static final int MAX_AUTHOR_CHARS = 40;
     static final String TOPIC = "demo.board";
+    /**
+     * The pre-1.0 dialect: the browser client on the npm registry, which the demo serves, is
+     * {@code @starfederation/datastar} 1.0.0-beta.11 (docs/datastar.md).
+     */
+    static final Datastar DS = Datastar.of(Dialect.PRE_1_0);
+    private static final Action POST = Action.post("/board/notes");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** A note on the board. */
@@ -78,48 +87,57 @@ final class LiveBoard {
                 head(meta(attr("charset", "utf-8")), meta(attr("name", "viewport"), attr("content", "width=device-width, initial-scale=1")),
                         title("Tidemill board"), link(attr("rel", "icon"), href("data:,")), style(CSS), // no favicon request
                         script(attr("type", "module"), attr("src", datastarUrl))),
-                body(jsonAttr("data-signals", "{\"author\":\"\",\"draft\":\"\"}"),
+                body(DS.signals("{\"author\":\"\",\"draft\":\"\"}"),
                         main(h1("Tidemill board"),
                                 p(cls("hint"), "Open this page in two tabs: what you post here appears there."),
                                 div(cls("compose"),
-                                        input(id("author"), attr("data-bind-author", true), attr("placeholder", "Your name"),
+                                        input(id("author"), DS.bind("author"), attr("placeholder", "Your name"),
                                                 attr("maxlength", MAX_AUTHOR_CHARS)),
-                                        input(id("draft"), attr("data-bind-draft", true), attr("placeholder", "Write a note"),
-                                                attr("maxlength", MAX_NOTE_CHARS), attr("data-on-keydown", "evt.key === 'Enter' && @post('/board/notes')")),
-                                        button(id("post"), attr("data-on-click", "@post('/board/notes')"), "Post")),
-                                p(id("error")),
-                                div(id("live"), attr("data-on-load", "@get('/board/events')")),
-                                ul(id("notes"), list()))));
+                                        input(id("draft"), DS.bind("draft"), attr("placeholder", "Write a note"),
+                                                attr("maxlength", MAX_NOTE_CHARS), DS.on("keydown", "evt.key === 'Enter' && " + DS.expression(POST))),
+                                        button(id("post"), DS.on("click", POST), "Post")),
+                                error(""),
+                                div(id("live"), DS.on("load", Action.get("/board/events"))),
+                                notes())));
     }
 
     Response events() {
         return Response.sse(stream -> {
-            Subscription<Html> s = updates.subscribe(Runnable::run, m -> stream.send(patchNotes(m.value())), "notes");
+            Subscription<Html> s = updates.subscribe(Runnable::run, m -> stream.send(DS.patchElements(m.value()).sse()), "notes");
             stream.onClose(s::close);
-            stream.send(patchNotes(list())); // after subscribing: an update racing this one is sent after it, never lost
+            stream.send(DS.patchElements(notes()).sse()); // after subscribing: an update racing this one is sent after it, never lost
         });
     }
 
-    Object post(Request req) {
-        Signals s = req.body(Signals.class);
+    Response post(Request req) {
+        Signals s = Datastar.readSignals(req, Signals.class);
         String draft = s.draft() == null ? "" : s.draft().strip();
         String author = s.author() == null || s.author().isBlank() ? "anonymous" : s.author().strip();
         if (draft.isEmpty() || draft.length() > MAX_NOTE_CHARS || author.length() > MAX_AUTHOR_CHARS) {
-            return events(patch("#error", "inner", Html.text("A note is 1-" + MAX_NOTE_CHARS + " characters, a name at most "
+            return Datastar.response(DS.patchElements(error("A note is 1-" + MAX_NOTE_CHARS + " characters, a name at most "
                     + MAX_AUTHOR_CHARS + ".")));
         }
         Html list;
         synchronized (notes) {
             notes.addFirst(new Note(++posted, author, draft, LocalTime.now(ZoneOffset.UTC)));
             if (notes.size() > KEPT) notes.removeLast();
-            list = list();
+            list = notes();
         }
         updates.publish("notes", list);
-        return events(SseEvent.data("signals {\"draft\":\"\"}").event("datastar-merge-signals"), patch("#error", "inner", Html.EMPTY));
+        DatastarEvent clear = DS.patchSignals("{\"draft\":\"\"}");
+        return Datastar.response(clear, DS.patchElements(error("")));
     }
 
-    /** @return the notes as list items, newest first */
-    Html list() {
+    /** @return the error line; patched by its id (Datastar morphs it), empty when there is none */
+    private static Html error(String message) {
+        return p(id("error"), message);
+    }
+
+    /**
+     * @return the list of notes, newest first, as one element: it replaces the page's list by its
+     *     id (the pre-1.0 client's {@code inner} mode keeps only the last of several top-level elements)
+     */
+    Html notes() {
         List<Html> items = new ArrayList<>();
         synchronized (notes) {
             for (Note n : notes) {
@@ -127,26 +145,7 @@ final class LiveBoard {
                         span(cls("at"), TIME.format(n.at()))));
             }
         }
-        return items.isEmpty() ? li(cls("empty"), "No notes yet.") : Html.fragment(items);
-    }
-
-    private static SseEvent patchNotes(Html list) {
-        return patch("#notes", "inner", list);
-    }
-
-    /** A pre-1.0 Datastar {@code datastar-merge-fragments} event: the dialect of the client on the npm registry. */
-    private static SseEvent patch(String selector, String mode, Html html) {
-        StringBuilder d = new StringBuilder("selector ").append(selector).append("\nmergeMode ").append(mode);
-        for (String line : html.toString().split("\n", -1)) d.append("\nfragments ").append(line);
-        return SseEvent.data(d.toString()).event("datastar-merge-fragments");
-    }
-
-    /** @return a {@code text/event-stream} answer of these events, then the end */
-    private static Response events(SseEvent... events) {
-        return Response.sse(stream -> {
-            for (SseEvent e : events) stream.send(e);
-            stream.close();
-        });
+        return ul(id("notes"), items.isEmpty() ? li(cls("empty"), "No notes yet.") : items);
     }
 
     private static final String CSS = """
