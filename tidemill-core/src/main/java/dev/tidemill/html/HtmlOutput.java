@@ -128,6 +128,23 @@ final class HtmlOutput {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
     }
 
+    /**
+     * Makes sure the next {@code n} bytes written with {@link #segment} fit without a check each.
+     * Strings and children written in between may use the room up, so {@link #segment} still
+     * checks, but only its own length against the array: the common case is one comparison.
+     */
+    void reserve(int n) {
+        room(n);
+    }
+
+    /** Appends a baked template's static segment. */
+    void segment(byte[] b) {
+        int n = b.length;
+        if (pos + n > buf.length) room(n);
+        System.arraycopy(b, 0, buf, pos, n);
+        pos += n;
+    }
+
     /** Appends bytes that are already markup (a baked template's static segments). */
     HtmlOutput bytes(byte[] b) {
         room(b.length);

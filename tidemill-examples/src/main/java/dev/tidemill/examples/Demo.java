@@ -236,6 +236,8 @@ public final class Demo {
             b.append("  ").append(String.format("%-6s %-14s %s", r.method(), r.pattern(),
                     r.mode().map(m -> "mode " + m).orElse("mode " + app.config().executionMode() + " (default)"))).append('\n');
         }
+        b.append("Live page (open it in two browser tabs; what one posts, the other shows at once):\n");
+        b.append("  ").append(base).append("/board\n");
         b.append("Try:\n");
         for (String path : List.of("/hello", "/json", "/items/42?verbose=yes&tag=a&tag=b", "/items/abc",
                 "/search?q=tide&limit=3&since=2026-11-01", "/work?us=500", "/sleep?ms=100", "/async?ms=50", "/stream?n=3")) {
