@@ -41,7 +41,7 @@ public final class FileBody {
      * @return the opened body
      * @throws IOException the file cannot be opened ({@link java.nio.file.NoSuchFileException} if it is gone)
      */
-    static FileBody open(Path path, long offset, long length) throws IOException {
+    public static FileBody open(Path path, long offset, long length) throws IOException {
         return new FileBody(FileChannel.open(path, StandardOpenOption.READ), offset, length);
     }
 

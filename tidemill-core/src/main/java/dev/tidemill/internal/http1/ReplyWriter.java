@@ -82,6 +82,9 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     private boolean progressing;
     private boolean rerun;
     private boolean closing;
+    /** {@link #writable} is running; {@link #writableAgain}: writability returned meanwhile. */
+    private boolean inWritable;
+    private boolean writableAgain;
 
     ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
             WriteStallWatch watch, FileSends fileSends) {
@@ -205,10 +208,25 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     /** The channel is writable again. */
     void writable() {
-        if (streams != null) streams.writable();
-        if (files != null && files.current() != null) fileProgress(files.writable());
-        progress();
-        flushUnlessReading(); // the replies parked behind writability go out now, not with the next read
+        if (inWritable) {
+            // A flush below can drain the channel at once and report writability from inside
+            // itself: looping here instead of recursing keeps a file read piece by piece from
+            // taking a stack frame per piece.
+            writableAgain = true;
+            return;
+        }
+        inWritable = true;
+        try {
+            do {
+                writableAgain = false;
+                if (streams != null) streams.writable();
+                if (files != null && files.current() != null) fileProgress(files.writable());
+                progress();
+                flushUnlessReading(); // the replies parked behind writability go out now, not with the next read
+            } while (writableAgain && ctx.channel().isWritable());
+        } finally {
+            inWritable = false;
+        }
     }
 
     /** Writes {@code 100 Continue} now if {@code ex} is next in line, else once it is. */
