@@ -21,7 +21,7 @@ import java.util.Optional;
 public final class Response {
 
     /** What a response's body is. */
-    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream, Body.WebSocket {
+    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream, Body.File, Body.WebSocket {
         /** No body. */
         record Empty() implements Body {}
 
@@ -33,6 +33,25 @@ public final class Response {
 
         /** A streamed body (chunked): the producer gets the stream once the head is sent. */
         record Stream(StreamProducer producer) implements Body {}
+
+        /**
+         * A region of a file, sent with {@code Content-Length} straight from disk: never read
+         * into memory whole, zero-copy ({@code sendfile}) where the connection allows it, else
+         * read piece by piece as the client takes them. Never compressed by response compression
+         * (a compressed form is another file). A HEAD does not open it.
+         *
+         * @param path the file; opened when the reply is built (a file that is gone: 404)
+         * @param offset first byte sent, 0 or more
+         * @param length bytes sent, 0 or more; the file must hold them while they are sent, or
+         *     the response is cut short and the connection closed
+         */
+        record File(java.nio.file.Path path, long offset, long length) implements Body {
+            /** Checks the region's bounds (not the file: it is opened when sent). */
+            public File {
+                Objects.requireNonNull(path, "path");
+                if (offset < 0 || length < 0) throw new IllegalArgumentException("offset and length must be >= 0");
+            }
+        }
 
         /**
          * A WebSocket handshake: answered {@code 101 Switching Protocols} when the request is a
@@ -197,6 +216,31 @@ public final class Response {
      */
     public Response bytes(byte[] bytes, String contentType) {
         return header("Content-Type", contentType).withBody(new Body.Bytes(Objects.requireNonNull(bytes)));
+    }
+
+    /**
+     * @param path a file, sent whole from disk (see {@link Body.File})
+     * @param contentType its type, e.g. {@code video/mp4}
+     * @return a copy with that body
+     * @throws java.io.UncheckedIOException if the file's size cannot be read
+     */
+    public Response file(java.nio.file.Path path, String contentType) {
+        try {
+            return file(path, 0, java.nio.file.Files.size(path), contentType);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param path a file
+     * @param offset first byte sent
+     * @param length bytes sent
+     * @param contentType the type of the whole file
+     * @return a copy whose body is that region of the file (see {@link Body.File})
+     */
+    public Response file(java.nio.file.Path path, long offset, long length, String contentType) {
+        return header("Content-Type", contentType).withBody(new Body.File(path, offset, length));
     }
 
     /** @param value serialised with the app's JSON codec @return a copy with an {@code application/json} body */

@@ -72,6 +72,33 @@ public interface Routes {
     }
 
     /**
+     * Serves static assets under a prefix: registers {@code GET prefix/{*path}} (HEAD included)
+     * answering hashed names, redirecting logical ones and refusing the rest (see
+     * {@link StaticAssets}). The route runs on the event loop ({@link ExecutionMode#IO}: every
+     * answer is prepared at start, nothing blocks) and response compression is off for it (the
+     * assets carry their own precompressed forms); both can be changed on the returned route.
+     * Filters apply as to any route.
+     *
+     * @param prefix e.g. {@code /assets}: starts with {@code /}, does not end with one ({@code /}
+     *     alone serves them at the root), holds no parameter
+     * @param assets the assets; registered once (their {@link StaticAssets#href} names one place)
+     * @return the route
+     * @throws IllegalStateException if these assets are registered already
+     */
+    default Route assets(String prefix, StaticAssets assets) {
+        java.util.Objects.requireNonNull(prefix, "prefix");
+        java.util.Objects.requireNonNull(assets, "assets");
+        if (!prefix.startsWith("/") || prefix.length() > 1 && prefix.endsWith("/")) {
+            throw new IllegalArgumentException("assets prefix must start with '/' and not end with one: " + prefix);
+        }
+        assets.checkNotMounted(); // before registering: a refused call leaves no route behind
+        String pattern = (prefix.equals("/") ? "" : prefix) + StaticAssets.catchAll();
+        Route route = get(pattern, assets.handler()).mode(ExecutionMode.IO).compress(false);
+        assets.mounted(route.pattern());
+        return route;
+    }
+
+    /**
      * @param prefix path prefix for every route of the group, e.g. {@code /api}
      * @return a new group; its routes inherit this one's filters and defaults
      */

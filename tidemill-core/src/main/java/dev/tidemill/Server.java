@@ -28,7 +28,9 @@ public interface Server extends AutoCloseable {
      * Counters for diagnostics, tests and benchmarks, read at this moment (racy snapshots):
      * {@code requests.in_flight} (requests holding a concurrency slot, any mode),
      * {@code connections.open}, {@code worker.wakeups} (worker-loop unparks so far),
-     * {@code reply.drains} (reply batches run on the event loops so far) and
+     * {@code reply.drains} (reply batches run on the event loops so far), {@code files.zero_copy}
+     * and {@code files.read} (file bodies handed to the kernel whole, or read and written piece by
+     * piece, so far) and
      * {@code loop.<i>.load} (queued + in flight on worker loop i). Keys and meanings may change
      * between versions; the metrics endpoint is the stable surface.
      *

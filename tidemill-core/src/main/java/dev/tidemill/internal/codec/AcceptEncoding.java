@@ -49,6 +49,21 @@ public final class AcceptEncoding {
      *     identity is acceptable) and whether identity is
      */
     public static Result negotiate(List<String> values, boolean brotli) {
+        return negotiate(values, brotli, true, true);
+    }
+
+    /**
+     * The same negotiation over the codings one representation has (a static asset keeps only the
+     * precompressed variants that came out smaller): a coding it lacks counts as not acceptable,
+     * so the client's next preference wins.
+     *
+     * @param values every {@code Accept-Encoding} field of the request, in order
+     * @param brotli whether a br form can be sent
+     * @param zstdAvailable whether a zstd form can be sent
+     * @param gzipAvailable whether a gzip form can be sent
+     * @return the coding to send and whether identity is acceptable
+     */
+    public static Result negotiate(List<String> values, boolean brotli, boolean zstdAvailable, boolean gzipAvailable) {
         if (values.isEmpty()) return IDENTITY;
         int br = UNSET, zstd = UNSET, gzip = UNSET, identity = UNSET, star = UNSET;
         for (String value : values) {
@@ -83,8 +98,8 @@ public final class AcceptEncoding {
         }
         int starOrZero = star == UNSET ? 0 : star;
         if (br == UNSET || !brotli) br = brotli ? starOrZero : 0;
-        if (zstd == UNSET) zstd = starOrZero;
-        if (gzip == UNSET) gzip = starOrZero;
+        if (zstd == UNSET || !zstdAvailable) zstd = zstdAvailable ? starOrZero : 0;
+        if (gzip == UNSET || !gzipAvailable) gzip = gzipAvailable ? starOrZero : 0;
         // An unnamed identity is acceptable (unless *;q=0) but below every acceptable coding: 0.5 of a thousandth.
         int identityRank = identity != UNSET ? identity * 2 : (star == 0 ? 0 : 1);
         int best = Math.max(br, Math.max(zstd, gzip));

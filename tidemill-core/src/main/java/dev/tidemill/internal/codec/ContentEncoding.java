@@ -11,6 +11,7 @@ import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.zip.CRC32;
+import java.util.Locale;
 import java.util.zip.Deflater;
 
 /**
@@ -125,5 +126,29 @@ public final class ContentEncoding {
     /** @return whether br can be offered on this platform (the native library loads) */
     public static boolean brotliAvailable() {
         return Brotli4jLoader.isAvailable();
+    }
+
+    /**
+     * Media types whose bytes are compressed already: compressing them again costs CPU and saves
+     * nothing. The one list, used by response compression and by static assets' precompression.
+     *
+     * @param contentType a {@code Content-Type} value, parameters allowed
+     * @return whether its bytes are compressed already (images other than SVG, audio, video, fonts, archives)
+     */
+    public static boolean alreadyCompressed(String contentType) {
+        String t = contentType.strip().toLowerCase(Locale.ROOT);
+        int semi = t.indexOf(';');
+        if (semi >= 0) t = t.substring(0, semi).strip();
+        if (t.startsWith("image/")) return !t.equals("image/svg+xml"); // SVG is XML text
+        if (t.startsWith("audio/") || t.startsWith("video/") || t.startsWith("font/")) return true;
+        return switch (t) {
+            case "application/zip", "application/gzip", "application/x-gzip", "application/zstd",
+                 "application/x-bzip2", "application/x-xz", "application/x-7z-compressed",
+                 "application/x-rar-compressed", "application/vnd.rar", "application/x-tar",
+                 "application/java-archive", "application/x-compress", "application/x-lzip",
+                 "application/font-woff", "application/x-font-woff", "application/font-woff2",
+                 "application/vnd.ms-fontobject" -> true;
+            default -> false;
+        };
     }
 }

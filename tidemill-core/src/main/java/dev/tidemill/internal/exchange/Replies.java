@@ -73,6 +73,7 @@ final class Replies {
             case Response.Body.Bytes b -> full(ex, r.status(), null, Unpooled.wrappedBuffer(b.bytes()), r.headerList());
             case Response.Body.Json j -> full(ex, r.status(), null, json(j.value()), r.headerList());
             case Response.Body.Stream s -> stream(ex, r.status(), r.headerList(), s.producer());
+            case Response.Body.File f -> file(ex, r.status(), r.headerList(), f);
             case Response.Body.WebSocket ws -> throw new AssertionError("handled above");
         };
     }
@@ -90,7 +91,7 @@ final class Replies {
         List<String> headers = new ArrayList<>(r.headerList().size() + outcome.headers().size());
         copyHeaders(r.headerList(), headers);
         headers.addAll(outcome.headers());
-        return new Reply(ex, 101, headers, null, Unpooled.EMPTY_BUFFER, -1, null, false, outcome.takeover());
+        return new Reply(ex, 101, headers, null, Unpooled.EMPTY_BUFFER, -1, null, false, outcome.takeover(), null);
     }
 
     /** A problem reply; callable from any thread. */
@@ -148,6 +149,29 @@ final class Replies {
             body = Unpooled.EMPTY_BUFFER;
         }
         return new Reply(ex, status, headers, contentType, body, length, null, close);
+    }
+
+    /**
+     * A body that stays on disk: the file is opened here, on the handler's thread, and the
+     * transport sends the region after the head. Never compressed: compressing would read it into
+     * memory, and its precompressed form, if any, is another file or an in-memory variant
+     * (static assets).
+     */
+    private Reply file(Exchange ex, int status, List<String> handlerHeaders, Response.Body.File f) throws IOException {
+        if (status == 204 || status == 304) return full(ex, status, null, Unpooled.EMPTY_BUFFER, handlerHeaders, false);
+        List<String> headers = new ArrayList<>(handlerHeaders.size() + 2);
+        boolean close = copyHeaders(handlerHeaders, headers);
+        if (ex.isHead() || f.length() == 0) {
+            return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, f.length(), null, close);
+        }
+        FileBody body;
+        try {
+            body = FileBody.open(f.path(), f.offset(), f.length());
+        } catch (java.nio.file.NoSuchFileException e) {
+            Reply gone = problem(ex, Problem.of(404, "Not Found", "the file is gone"), false);
+            return close ? gone.closing() : gone;
+        }
+        return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, f.length(), null, close, null, body);
     }
 
     /** RFC 9110 15.5.7: the client refused identity and every coding we have. */

@@ -60,7 +60,7 @@ final class ReplyCompression {
             if (name.equalsIgnoreCase("Cache-Control") && headers.get(i + 1).toLowerCase(Locale.ROOT).contains("no-transform")) return false;
             if (name.equalsIgnoreCase("Content-Type")) type = headers.get(i + 1);
         }
-        return type == null || !alreadyCompressed(type.toString());
+        return type == null || !ContentEncoding.alreadyCompressed(type.toString());
     }
 
     /** @return the coding the request asks for ({@link Choice#NONE_ACCEPTABLE}: 406) */
@@ -116,23 +116,5 @@ final class ReplyCompression {
                 headers.set(i + 1, "W/" + headers.get(i + 1));
             }
         }
-    }
-
-    /** Media types whose bytes are compressed already: compressing them again costs CPU and saves nothing. */
-    static boolean alreadyCompressed(String contentType) {
-        String t = contentType.strip().toLowerCase(Locale.ROOT);
-        int semi = t.indexOf(';');
-        if (semi >= 0) t = t.substring(0, semi).strip();
-        if (t.startsWith("image/")) return !t.equals("image/svg+xml"); // SVG is XML text
-        if (t.startsWith("audio/") || t.startsWith("video/") || t.startsWith("font/")) return true;
-        return switch (t) {
-            case "application/zip", "application/gzip", "application/x-gzip", "application/zstd",
-                 "application/x-bzip2", "application/x-xz", "application/x-7z-compressed",
-                 "application/x-rar-compressed", "application/vnd.rar", "application/x-tar",
-                 "application/java-archive", "application/x-compress", "application/x-lzip",
-                 "application/font-woff", "application/x-font-woff", "application/font-woff2",
-                 "application/vnd.ms-fontobject" -> true;
-            default -> false;
-        };
     }
 }

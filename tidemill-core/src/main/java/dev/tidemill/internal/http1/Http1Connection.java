@@ -68,7 +68,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private boolean lastRequestRead;
 
     Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher,
-            RequestDecoder decoder) {
+            RequestDecoder decoder, FileSends fileSends) {
         this.server = server;
         this.upgrade = new UpgradeHandoff(decoder);
         this.gate = server.gate();
@@ -76,7 +76,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         this.timeouts = server.config().timeouts();
         this.checks = checks;
         this.ring = new ReplyRing(limits.maxPipelined());
-        this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch);
+        this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch, fileSends);
     }
 
     @Override

@@ -28,6 +28,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final int maxLeadingEmptyLines;
     /** One batcher per event loop: the replies of all its connections share one drain task. */
     private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
+    private final FileSends fileSends = new FileSends();
 
     /**
      * @param server what every exchange shares
@@ -59,6 +60,16 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         return n;
     }
 
+    /** @return file bodies handed to the kernel whole ({@code sendfile}/{@code splice}) so far */
+    public long filesZeroCopy() {
+        return fileSends.zeroCopy.sum();
+    }
+
+    /** @return file bodies read and written piece by piece so far */
+    public long filesRead() {
+        return fileSends.read.sum();
+    }
+
     @Override
     protected void initChannel(Channel ch) {
         configure(ch);
@@ -67,10 +78,11 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     /** Builds the pipeline on any channel (a socket here; an {@code EmbeddedChannel} in tests). */
     void configure(Channel ch) {
         connections.add(ch);
+        ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
         ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
         ch.pipeline()
                 .addLast("decoder", decoder)
-                .addLast("connection", new Http1Connection(server, checks, encoder, batcher, decoder));
+                .addLast("connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
     }
 }

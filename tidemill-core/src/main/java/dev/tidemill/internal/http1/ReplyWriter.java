@@ -70,18 +70,26 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     private boolean stagedSinceFlush;
     private ChannelHandlerContext ctx;
     private StreamWrites streams;
+    private FileWrites files;
+    private final FileSends fileSends;
     private Reading reading;
     /** The stream being written closes the connection when it ends. */
     private boolean streamCloses;
+    /** The file being read piece by piece closes the connection when it ends. */
+    private boolean fileCloses;
     private boolean inRead;
     private boolean needsFlush;
     private boolean progressing;
     private boolean rerun;
     private boolean closing;
+    /** {@link #writable} is running; {@link #writableAgain}: writability returned meanwhile. */
+    private boolean inWritable;
+    private boolean writableAgain;
 
     ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
-            WriteStallWatch watch) {
+            WriteStallWatch watch, FileSends fileSends) {
         this.server = server;
+        this.fileSends = fileSends;
         this.encoder = encoder;
         this.batcher = batcher;
         this.ring = ring;
@@ -200,9 +208,25 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     /** The channel is writable again. */
     void writable() {
-        if (streams != null) streams.writable();
-        progress();
-        flushUnlessReading(); // the replies parked behind writability go out now, not with the next read
+        if (inWritable) {
+            // A flush below can drain the channel at once and report writability from inside
+            // itself: looping here instead of recursing keeps a file read piece by piece from
+            // taking a stack frame per piece.
+            writableAgain = true;
+            return;
+        }
+        inWritable = true;
+        try {
+            do {
+                writableAgain = false;
+                if (streams != null) streams.writable();
+                if (files != null && files.current() != null) fileProgress(files.writable());
+                progress();
+                flushUnlessReading(); // the replies parked behind writability go out now, not with the next read
+            } while (writableAgain && ctx.channel().isWritable());
+        } finally {
+            inWritable = false;
+        }
     }
 
     /** Writes {@code 100 Continue} now if {@code ex} is next in line, else once it is. */
@@ -235,6 +259,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         }
         ring.closeAll();
         if (streams != null) streams.closeAll();
+        if (files != null) files.closeAll();
         // Replies still in the inbox are released when the batcher delivers them (onReply sees the ring no longer holds them).
     }
 
@@ -265,7 +290,8 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     }
 
     private void writeReady() {
-        while (ring.outstanding() > 0 && (streams == null || streams.current() == null) && ctx.channel().isActive() && !closing) {
+        while (ring.outstanding() > 0 && (streams == null || streams.current() == null)
+                && (files == null || files.current() == null) && ctx.channel().isActive() && !closing) {
             Exchange ex = ring.next();
             Reply reply = ring.reply(ex);
             if (reply == null) {
@@ -300,6 +326,15 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
                 reading.takeOver(reply.takeover());
                 return;
             }
+            if (reply.fromFile()) {
+                stage(reply, close, http10); // the head, with the region's Content-Length
+                writeStaged(); // the head goes before the region, which FileWrites writes straight to the channel
+                fileCloses = close;
+                FileWrites.Progress p = files().start(reply.file());
+                if (p == FileWrites.Progress.WAITING) return; // the rest waits for writability
+                if (fileEnded(p)) return;
+                continue;
+            }
             stage(reply, close, http10);
             ring.finish();
             if (close) {
@@ -311,6 +346,32 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
             if (server.draining() && !reading.parked()) closeWhenWritten();
             else reading.drained();
         }
+    }
+
+    /** Created with the connection's first file body: most connections never have one. */
+    private FileWrites files() {
+        if (files == null) files = new FileWrites(ctx, watch, fileSends);
+        return files;
+    }
+
+    /** A file read piece by piece made progress after writability returned ({@link #writable} goes on with the ring). */
+    private void fileProgress(FileWrites.Progress p) {
+        needsFlush = true;
+        if (p != FileWrites.Progress.WAITING) fileEnded(p);
+    }
+
+    /**
+     * The file body of the reply at the head of the ring is queued whole, or failed.
+     *
+     * @return whether the connection is closing now
+     */
+    private boolean fileEnded(FileWrites.Progress p) {
+        ring.finish();
+        if (p == FileWrites.Progress.FAILED || fileCloses) {
+            closeWhenWritten(); // a body cut short must not be taken for a complete one
+            return true;
+        }
+        return false;
     }
 
     /** Created with the connection's first streamed response: most connections never have one. */

@@ -67,7 +67,7 @@ final class ResponseEncoder {
         boolean inline = bodyBytes <= INLINE_BODY;
         head(buf, r, close, http10, false);
         if (bodyBytes == 0) {
-            r.release();
+            body.release(); // only the buffer: a file body (empty buffer, region after the head) is the writer's
             return null;
         }
         if (inline) {

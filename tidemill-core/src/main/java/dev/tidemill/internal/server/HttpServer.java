@@ -188,6 +188,8 @@ public final class HttpServer implements Server {
     public Map<String, Long> diagnostics() {
         Map<String, Long> out = new LinkedHashMap<>(context.diagnostics());
         out.put("reply.drains", http1.replyDrains());
+        out.put("files.zero_copy", http1.filesZeroCopy());
+        out.put("files.read", http1.filesRead());
         out.put("connections.open", (long) connections.size());
         return out;
     }

@@ -71,4 +71,14 @@ class AcceptEncodingTest {
     void severalFieldsAreOneList(String first, String second, Choice expected) {
         assertThat(AcceptEncoding.negotiate(List.of(first, second), true).choice()).isEqualTo(expected);
     }
+
+    @org.junit.jupiter.api.Test
+    void onlyTheCodingsARepresentationHasCanBeChosen() {
+        // a static asset whose br form came out larger than the file: br, zstd gone, gzip kept
+        assertThat(AcceptEncoding.negotiate(List.of("br, gzip;q=0.5"), false, false, true).choice()).isEqualTo(Choice.GZIP);
+        assertThat(AcceptEncoding.negotiate(List.of("br, zstd"), false, false, true).choice()).isEqualTo(Choice.IDENTITY);
+        assertThat(AcceptEncoding.negotiate(List.of("*"), false, true, true).choice()).isEqualTo(Choice.ZSTD);
+        assertThat(AcceptEncoding.negotiate(List.of("br, identity;q=0"), false, false, false).choice())
+                .isEqualTo(Choice.NONE_ACCEPTABLE);
+    }
 }
