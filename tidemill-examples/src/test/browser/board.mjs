@@ -29,6 +29,14 @@ try {
   const b = await context.newPage();
   watch(a, 'A');
   watch(b, 'B');
+  a.on('response', async r => {
+    if (new URL(r.url()).pathname.match(/datastar\.[0-9a-f]+\.js$/)) {
+      const h = await r.allHeaders();
+      result.clientStatus = r.status();
+      result.clientCacheControl = h['cache-control'];
+      result.clientEncoding = h['content-encoding'] || 'identity';
+    }
+  });
   const streams = [a, b].map(p => p.waitForResponse(r => new URL(r.url()).pathname === '/board/events' && r.status() === 200, { timeout: 15000 }));
   await a.goto(`${base}/board`);
   await b.goto(`${base}/board`);

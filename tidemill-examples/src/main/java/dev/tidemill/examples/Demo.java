@@ -8,6 +8,7 @@ import dev.tidemill.Problem;
 import dev.tidemill.Response;
 import dev.tidemill.Route;
 import dev.tidemill.Server;
+import dev.tidemill.StaticAssets;
 import dev.tidemill.SseEvent;
 import dev.tidemill.Subscription;
 import dev.tidemill.Topic;
@@ -129,9 +130,10 @@ public final class Demo {
         app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
                 .params(ROOM);
         app.ws("/ws/echo", (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO); // text stays text, binary binary
-        byte[] datastar = resource("/web/datastar.js");
-        app.get("/assets/datastar.js", req -> Response.ok().bytes(datastar, "text/javascript; charset=utf-8"));
-        LiveBoard.register(app, "/assets/datastar.js");
+        StaticAssets assets = StaticAssets.builder()
+                .classpath(Demo.class, "/" + LiveBoard.DATASTAR_CLIENT, "/" + LiveBoard.STYLESHEET).build();
+        app.assets("/assets", assets); // hashed names, immutable caching, br/zstd/gzip forms made at start
+        LiveBoard.register(app, assets);
         return app;
     }
 
@@ -182,16 +184,6 @@ public final class Demo {
         synchronized (Demo.class) {
             return (Topic<String>) Topic.find(ROOMS_TOPIC)
                     .orElseGet(() -> Topic.<String>builder(ROOMS_TOPIC).replay(256, Duration.ofMinutes(5)).build());
-        }
-    }
-
-    /** @return a resource of the examples' jar; fails loudly when the build did not put it there */
-    static byte[] resource(String name) {
-        try (var in = Demo.class.getResourceAsStream(name)) {
-            if (in == null) throw new IllegalStateException(name + " is not on the class path: build with ./tidemill build (npm ci fetches it)");
-            return in.readAllBytes();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -5,6 +5,7 @@ import static dev.tidemill.html.Tags.*;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Request;
 import dev.tidemill.Response;
+import dev.tidemill.StaticAssets;
 import dev.tidemill.Subscription;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Topic;
@@ -38,6 +39,10 @@ final class LiveBoard {
     /** The longest author name, in chars. */
     static final int MAX_AUTHOR_CHARS = 40;
     static final String TOPIC = "demo.board";
+    /** The Datastar browser client: fetched from npm by the build into the examples' classes (pom.xml). */
+    static final String DATASTAR_CLIENT = "web/datastar.js";
+    /** The board's stylesheet, a resource of the examples. */
+    static final String STYLESHEET = "web/board.css";
     /**
      * The pre-1.0 dialect: the browser client on the npm registry, which the demo serves, is
      * {@code @starfederation/datastar} 1.0.0-beta.11 (docs/datastar.md).
@@ -55,21 +60,21 @@ final class LiveBoard {
     private final Topic<Html> updates;
     private final ArrayDeque<Note> notes = new ArrayDeque<>();
     private long posted;
-    private final String datastarUrl;
+    private final StaticAssets assets;
 
-    private LiveBoard(Topic<Html> updates, String datastarUrl) {
+    private LiveBoard(Topic<Html> updates, StaticAssets assets) {
         this.updates = updates;
-        this.datastarUrl = datastarUrl;
+        this.assets = assets;
     }
 
     /**
      * Registers {@code GET /board}, {@code GET /board/events} and {@code POST /board/notes}.
      *
      * @param app the app
-     * @param datastarUrl where the page loads the Datastar client from
+     * @param assets the static assets, holding {@link #DATASTAR_CLIENT} and {@link #STYLESHEET}
      */
-    static void register(Tidemill app, String datastarUrl) {
-        LiveBoard board = new LiveBoard(topic(), datastarUrl);
+    static void register(Tidemill app, StaticAssets assets) {
+        LiveBoard board = new LiveBoard(topic(), assets);
         app.get("/board", req -> board.page());
         app.get("/board/events", req -> board.events()).mode(ExecutionMode.IO);
         app.post("/board/notes", board::post);
@@ -85,8 +90,9 @@ final class LiveBoard {
     Html page() {
         return document(attr("lang", "en"),
                 head(meta(attr("charset", "utf-8")), meta(attr("name", "viewport"), attr("content", "width=device-width, initial-scale=1")),
-                        title("Tidemill board"), link(attr("rel", "icon"), href("data:,")), style(CSS), // no favicon request
-                        script(attr("type", "module"), attr("src", datastarUrl))),
+                        title("Tidemill board"), link(attr("rel", "icon"), href("data:,")), // no favicon request
+                        link(attr("rel", "stylesheet"), href(assets.href(STYLESHEET))),
+                        script(attr("type", "module"), attr("src", assets.href(DATASTAR_CLIENT)))),
                 body(DS.signals("{\"author\":\"\",\"draft\":\"\"}"),
                         main(h1("Tidemill board"),
                                 p(cls("hint"), "Open this page in two tabs: what you post here appears there."),
@@ -147,18 +153,4 @@ final class LiveBoard {
         }
         return ul(id("notes"), items.isEmpty() ? li(cls("empty"), "No notes yet.") : items);
     }
-
-    private static final String CSS = """
-            body { font: 16px/1.4 system-ui, sans-serif; margin: 0; background: #f4f6f8; color: #1b2733; }
-            main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
-            .hint { color: #5a6b7b; }
-            .compose { display: flex; gap: .5rem; }
-            .compose input { padding: .5rem; border: 1px solid #b8c4cf; border-radius: 4px; }
-            #author { width: 8rem; } #draft { flex: 1; }
-            button { padding: .5rem 1rem; border: 0; border-radius: 4px; background: #1c6dd0; color: white; }
-            #error { color: #b00020; min-height: 1.4em; }
-            #notes { list-style: none; padding: 0; }
-            #notes li { background: white; margin: .4rem 0; padding: .6rem .8rem; border-radius: 4px; box-shadow: 0 1px 2px #0002; }
-            .author { font-weight: 600; } .at { color: #8a99a8; font-size: .85em; float: right; }
-            """;
 }

@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The live board in a real browser: headless Chromium (Debian's, installed by {@code .ci/run})
  * driven by playwright-core (from npm, installed by the build), two tabs on {@code /board}. The
  * first posts a note through Datastar; the second, which never reloads, shows it, patched in over
- * Server-Sent Events, as text (the markup in it is escaped); the page renders without a console
+ * Server-Sent Events, as text (the markup in it is escaped); the Datastar client arrives under its
+ * content-hashed name, cached as immutable and brotli-compressed; the page renders without a console
  * error and its screenshot is a real PNG. The test fails, rather than skips, when Chromium or
  * Node.js is missing: CI installs both.
  */
@@ -61,6 +62,11 @@ class LiveBoardBrowserTest {
 
         assertThat(seen.get("error")).as("the script's failure").isNull();
         assertThat((String) seen.get("eventStreamType")).startsWith("text/event-stream");
+        assertThat((String) seen.get("scriptSrc")).as("the client, served under its content hash")
+                .matches("/assets/web/datastar\\.[0-9a-f]{10}\\.js");
+        assertThat(seen.get("clientStatus")).isEqualTo(200);
+        assertThat(seen.get("clientCacheControl")).isEqualTo("public, max-age=31536000, immutable");
+        assertThat(seen.get("clientEncoding")).as("Chromium accepts br; the precompressed form is smaller").isEqualTo("br");
         assertThat((String) seen.get("bSawNote")).startsWith("hello from tab A <b>not bold</b> & \"quoted\" ");
         assertThat(seen.get("bAuthor")).isEqualTo("Ada");
         assertThat(seen.get("bBoldElements")).as("markup in a note is text, never elements").isEqualTo(0);
