@@ -303,7 +303,10 @@ public final class Bake {
                 if (arg == null) continue; // an absent value renders nothing (an empty string, no child, no attribute)
                 switch (slots[k]) {
                     case STRING -> out.write((String) arg, ESCAPES[slots[k + 2]]);
-                    case CHILD -> ((Html) arg).render(out);
+                    case CHILD -> {
+                        if (arg instanceof Text text) out.write(text.text, HtmlOutput.Escape.TEXT); // the common child, without a virtual call
+                        else ((Html) arg).render(out);
+                    }
                     default -> ((Attr) arg).render(out);
                 }
             }
