@@ -50,6 +50,9 @@ public final class BenchMain {
                         System.out) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("compression")) {
                 CompressionCost.run(list.subList(1, list.size()), System.out);
+            } else if (!list.isEmpty() && list.get(0).equals("pages")) {
+                Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
+                System.out.println("results: " + json + " (+ .md, .svg)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
