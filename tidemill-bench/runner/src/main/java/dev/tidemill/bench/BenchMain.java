@@ -50,6 +50,10 @@ public final class BenchMain {
                         System.out) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("compression")) {
                 CompressionCost.run(list.subList(1, list.size()), System.out);
+            } else if (!list.isEmpty() && list.get(0).equals("heavy")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the generator runs in this JVM
+                System.out.println("results: " + new HeavyLoadSuite(HeavyLoadSuite.Settings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -77,6 +81,11 @@ public final class BenchMain {
             System.err.println("tidemill bench: " + e.getMessage());
             System.exit(1);
         }
+    }
+
+    /** @param args the arguments after {@code bench} @return the command line as recorded in result files */
+    static String commandLine(List<String> args) {
+        return String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("./tidemill", "bench"), args.stream()).toList());
     }
 
     /**
