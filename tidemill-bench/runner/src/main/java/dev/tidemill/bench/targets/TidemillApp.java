@@ -117,6 +117,7 @@ public final class TidemillApp {
         // Streams suite (StreamContract): a lossless topic, and a lossy one for the slow-subscriber scenario.
         stream(app, StreamContract.FANOUT, topic("bench.fanout", Topic.Overflow.BLOCK));
         stream(app, StreamContract.LOSSY, topic("bench.lossy", Topic.Overflow.DROP_OLDEST));
+        stream(app, StreamContract.DATASTAR, topic("bench.datastar", Topic.Overflow.BLOCK), TidemillApp::datastarPatch);
         // A trivial non-blocking handler, so IO mode, as the README advises (the peers echo on their event loops too).
         app.ws(StreamContract.ECHO, (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO);
         return app;
@@ -128,7 +129,12 @@ public final class TidemillApp {
      * and it may wait for a slow subscriber there.
      */
     static void stream(Tidemill app, String path, Topic<String> topic) {
-        app.get(path, req -> Response.sse(topic, "events", m -> SseEvent.data(m.value())));
+        stream(app, path, topic, SseEvent::data);
+    }
+
+    /** The same, each message sent as the event {@code toEvent} makes of it. */
+    static void stream(Tidemill app, String path, Topic<String> topic, java.util.function.Function<String, SseEvent> toEvent) {
+        app.get(path, req -> Response.sse(topic, "events", m -> toEvent.apply(m.value())));
         app.post(path + StreamContract.PUBLISH, req -> {
             int events = req.param(EVENTS), rate = req.param(RATE);
             Thread.ofVirtual().name("bench-publisher").start(() ->
@@ -136,6 +142,20 @@ public final class TidemillApp {
             return Response.status(202).text("publishing " + events);
         }).params(EVENTS, RATE);
         app.get(path + StreamContract.SUBSCRIBERS, req -> Integer.toString(topic.stats().subscriptions()));
+    }
+
+    /**
+     * The one place the Datastar fan-out's event is built: a Datastar 1.0 {@code patch-elements}
+     * event ({@code event: datastar-patch-elements}, {@code data: elements <fragment>}) around the
+     * publisher's {@code <seq> <nanos>}, the bytes {@link StreamContract#datastarEvent} fixes for every
+     * target. Written with {@link SseEvent} until a {@code dev.tidemill.datastar} API exists; switching
+     * to it changes this method only, and the bytes stay the protocol's.
+     *
+     * @param data the publisher's {@code <seq> <nanos>}
+     * @return the event
+     */
+    static SseEvent datastarPatch(String data) {
+        return SseEvent.data("elements " + StreamContract.fragment(data)).event(StreamContract.DATASTAR_PATCH_ELEMENTS);
     }
 
     /** The open topic of that name (topics are process-wide, and tests build the app more than once), or a new one. */
