@@ -285,7 +285,10 @@ public final class HeavyLoadSuite {
     static Row row(String target, OpenLoopGenerator.Result r, int seconds, double serverCpu, double clientCpu,
                    double clientCpusBusy) {
         List<String> notes = new ArrayList<>();
-        if (r.behindSchedule()) notes.add("generator behind schedule");
+        if (r.behindSchedule()) {
+            notes.add(String.format(Locale.ROOT, "generator behind schedule (%.2f %% of releases over 1 ms late)",
+                    100.0 * r.lateSends() / Math.max(1, r.sent())));
+        }
         if (clientCpu >= CLIENT_BOUND_PERCENT || clientCpusBusy >= CLIENT_BOUND_PERCENT) notes.add("generator CPUs saturated");
         if (r.queuedSends() > 0) {
             notes.add(String.format(Locale.ROOT, "%.1f %% of requests found every connection busy", 100.0 * r.queuedSends() / Math.max(1, r.sent())));
