@@ -109,4 +109,13 @@ class BrowserMixTest {
         }
         return out.toByteArray();
     }
+
+    @Test
+    void theOldNotBuiltLineGivesWayOnceCompressionAndStreamsAreMeasured() {
+        assertThat(PerformanceDoc.supersede(PerformanceDoc.OLD_NOT_BUILT, java.util.Set.of("pages", "streams")))
+                .startsWith("TLS and HTTP/2 (not built yet)");
+        assertThat(PerformanceDoc.supersede(PerformanceDoc.OLD_NOT_BUILT, java.util.Set.of("pages"))).isEqualTo(PerformanceDoc.OLD_NOT_BUILT);
+        assertThat(PerformanceDoc.supersede("machines other than the one in the fingerprint", java.util.Set.of("pages", "streams")))
+                .isEqualTo("machines other than the one in the fingerprint");
+    }
 }
