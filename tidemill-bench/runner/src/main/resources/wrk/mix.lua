@@ -2,12 +2,17 @@
 -- 1 POST /validate, every one with the header set Chrome sends, cookies included (GET /page is
 -- 1,094 bytes on the wire: measured 2026-12-01 by a script that dofile()s this one, calls init
 -- and prints #request(), run as wrk -t1 -c1 -d1s -s that-script URL).
+-- Without arguments (scenario "mix") no Accept-Encoding is sent, so every server answers identity
+-- and the mix compares servers, not compressors. With the argument "accept-encoding" (scenario
+-- "browser-mix": wrk ... -s mix.lua URL -- accept-encoding) Chrome's own
+-- "Accept-Encoding: gzip, deflate, br, zstd" goes with every request, as a browser sends it.
+-- done() prints the bytes wrk read ("wire bytes: N": heads and bodies as they came off the socket),
+-- from which the runner reports bytes per response.
 -- Requests are pre-formatted in init so that wrk's Lua costs as little as possible per request.
 local chrome = {
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   ["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
   ["Accept-Language"] = "en-GB,en-US;q=0.9,en;q=0.8,de;q=0.7",
-  ["Accept-Encoding"] = "gzip, deflate, br, zstd",
   ["Cache-Control"] = "max-age=0",
   ["sec-ch-ua"] = '"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"',
   ["sec-ch-ua-mobile"] = "?0",
@@ -35,6 +40,7 @@ local cycle = {}
 local n = 0
 
 init = function(args)
+  if args[1] == "accept-encoding" then chrome["Accept-Encoding"] = "gzip, deflate, br, zstd" end
   local post = '{"name":"Ada","age":42}'
   for block = 0, 9 do
     local base = block * 10
@@ -58,4 +64,8 @@ end
 request = function()
   n = n % #cycle + 1
   return cycle[n]
+end
+
+done = function(summary, latency, requests)
+  io.write(string.format("wire bytes: %d\n", summary.bytes))
 end

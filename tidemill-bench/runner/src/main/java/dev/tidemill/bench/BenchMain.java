@@ -14,8 +14,10 @@ import java.util.Map;
  * measure what the references never did, {@code bench streams} the SSE
  * and WebSocket suite ({@link dev.tidemill.bench.streams.StreamsSuite}), {@code bench compression}
  * the CPU cost of a compressed response ({@link CompressionCost}), {@code bench html} the JMH render
- * benchmark ({@link HtmlSuite}), {@code bench report} regenerates docs/performance.md from
- * the latest full result of each.
+ * benchmark ({@link HtmlSuite}), {@code bench pages} the page and the browser mix with and without
+ * compression, {@code bench heavy} the heavy fixed-rate load ({@link HeavyLoadSuite}),
+ * {@code bench live} the Datastar SSE fan-out, {@code bench report} regenerates
+ * docs/performance.md from the latest full result of each.
  */
 public final class BenchMain {
     private BenchMain() {}
@@ -43,6 +45,10 @@ public final class BenchMain {
                         list.stream()).toList());
                 System.out.println("results: " + new dev.tidemill.bench.streams.StreamsSuite(dev.tidemill.bench.streams.StreamsSettings
                         .parse(list.subList(1, list.size())), command, System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("live")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the SSE client runs in this JVM
+                System.out.println("results: " + new dev.tidemill.bench.streams.StreamsSuite(dev.tidemill.bench.streams.StreamsSettings
+                        .parseLive(list.subList(1, list.size())), commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("html")) {
                 String command = String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("./tidemill", "bench"),
                         list.stream()).toList());
@@ -50,6 +56,13 @@ public final class BenchMain {
                         System.out) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("compression")) {
                 CompressionCost.run(list.subList(1, list.size()), System.out);
+            } else if (!list.isEmpty() && list.get(0).equals("heavy")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the generator runs in this JVM
+                System.out.println("results: " + new HeavyLoadSuite(HeavyLoadSuite.Settings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("pages")) {
+                Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
+                System.out.println("results: " + json + " (+ .md, .svg)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
@@ -63,6 +76,12 @@ public final class BenchMain {
                         + "       ./tidemill bench streams [--quick] [--targets a,b] [--scenarios fanout,echo,isolation] [--subscribers n,..] "
                         + "[--deliveries N] [--rate N] [--connections n,..] [--sizes bytes,..] [--duration S] [--echo-warmup S] [--warmup S] "
                         + "[--isolation-subscribers N] [--isolation-events N] [--isolation-rate N] [--out DIR]\n"
+                        + "       ./tidemill bench pages [--quick] [--targets a,b] [--rounds N] [--duration S] [--warmup S] [--out DIR]"
+                        + " (page, mix, browser-mix)\n"
+                        + "       ./tidemill bench heavy [--quick] [--targets a,b] [--connections N] [--interval S] [--ramp S] "
+                        + "[--duration S] [--warmup S] [--out DIR]\n"
+                        + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
+                        + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "
                         + "[--iterations N] [--duration S] [--cpu N] [--out DIR]\nscenarios: "
                         + String.join(",", ScenarioRun.all().stream().map(ScenarioRun::id).toList()));
@@ -74,6 +93,11 @@ public final class BenchMain {
             System.err.println("tidemill bench: " + e.getMessage());
             System.exit(1);
         }
+    }
+
+    /** @param args the arguments after {@code bench} @return the command line as recorded in result files */
+    static String commandLine(List<String> args) {
+        return String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("./tidemill", "bench"), args.stream()).toList());
     }
 
     /**

@@ -254,11 +254,14 @@ public final class HtmlSuite {
             if (v != null) b.append("| ").append(k).append(" | ").append(String.valueOf(v).replace("|", "\\|")).append(" |\n");
         }
         b.append("\nEscaping: the reference writes `& < > \"` as entities in text and attributes alike. Tidemill escapes `\"` only ")
-                .append("in attribute values, so its text goes through `ReferenceText` (a trusted `&quot;` between pieces Tidemill ")
+                .append("in attribute values, so its text goes through `TidemillPages.referenceText` (a trusted `&quot;` between pieces Tidemill ")
                 .append("escapes); JTE writes `\"` as `&#34;` and leaves `>` in attributes, so it renders through an ")
                 .append("`HtmlTemplateOutput` with the reference's rule. j2html (`'` as `&#x27;`), Mustache.java (also `'`, ")
                 .append("`` ` ``, `=`), Pebble, FreeMarker, Thymeleaf and Rocker (`'` as `&#39;`) use their own escapers: the data holds none of ")
-                .append("those characters, so their bytes are the reference's.\n");
+                .append("those characters, so their bytes are the reference's. HtmlFlow escapes text but writes attribute values ")
+                .append("as given (a `\"` would end the attribute), so its two data attributes are escaped with `PageData.escape` ")
+                .append("before they go in, as a careful HtmlFlow user must; and it writes `<!DOCTYPE html><html>` with no way to put ")
+                .append("the reference's newline between them, so its `Appendable` adds that one byte as the first write passes.\n");
         return b.toString();
     }
 

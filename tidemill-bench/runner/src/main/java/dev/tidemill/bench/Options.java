@@ -23,13 +23,21 @@ import java.util.List;
  * @param outDir where results go
  * @param repoRoot the repository root (peers are found under it)
  * @param resume a checkpoint ({@code -partial.json}) whose complete rounds are kept; null for a new run
+ * @param name the suite's name: {@code full} ({@code ./tidemill bench}) or {@code pages}
+ *     ({@code ./tidemill bench pages}: the page and the two mixes, one short round)
  */
 public record Options(boolean quick, boolean strict, List<String> targets, List<ScenarioRun> scenarios, int rounds,
                       int durationSeconds, int warmupSeconds, int connections, int wrkThreads, Path outDir, Path repoRoot,
-                      Path resume) {
+                      Path resume, String name) {
 
     /** Scenarios of a quick run: one of each kind of work, so the whole run stays near 3 minutes. */
     static final List<ScenarioRun> QUICK_SCENARIOS = List.of(ScenarioRun.PLAINTEXT, ScenarioRun.JSON, ScenarioRun.PAGE, ScenarioRun.MIX);
+
+    /** Scenarios of {@code bench pages}: the HTML page, the mix without and with a browser's Accept-Encoding. */
+    static final List<ScenarioRun> PAGES_SCENARIOS = List.of(ScenarioRun.PAGE, ScenarioRun.MIX, ScenarioRun.BROWSER_MIX);
+
+    /** The name of {@code bench pages} runs. */
+    public static final String PAGES = "pages";
 
     /**
      * @param args the arguments after {@code bench} (and after a subcommand)
@@ -37,16 +45,33 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
      * @throws IllegalArgumentException on an unknown or malformed option
      */
     public static Options parse(List<String> args) {
+        return parse(args, "full");
+    }
+
+    /**
+     * {@code bench pages}: {@link #PAGES_SCENARIOS} over every target in one round of 6 s windows
+     * after a 12 s warm-up (a few minutes for a dozen targets; {@code --rounds} and the rest as in
+     * {@link #parse(List)}).
+     *
+     * @param args the arguments after {@code pages}
+     * @return the options
+     */
+    public static Options parsePages(List<String> args) {
+        return parse(args, PAGES);
+    }
+
+    private static Options parse(List<String> args, String name) {
         boolean quick = args.contains("--quick");
+        boolean pages = name.equals(PAGES);
         boolean strict = false;
         List<String> targets = List.of();
-        List<ScenarioRun> scenarios = quick ? QUICK_SCENARIOS : ScenarioRun.all();
+        List<ScenarioRun> scenarios = pages ? PAGES_SCENARIOS : quick ? QUICK_SCENARIOS : ScenarioRun.all();
         // Quick: one round, short windows (per target: settle, JVM start, warm-up, four windows).
         // How long that takes here: time ./tidemill bench --quick (a fresh clone has five targets;
         // the peers are built only with -Ppeers).
-        int rounds = quick ? 1 : 3;
-        int duration = quick ? 2 : 10;
-        int warmup = quick ? 4 : 60;
+        int rounds = quick || pages ? 1 : 3;
+        int duration = quick ? 2 : pages ? 6 : 10;
+        int warmup = quick ? 4 : pages ? 12 : 60;
         int connections = 64;
         Path out = Path.of("bench", "results");
         Path root = Path.of("");
@@ -68,7 +93,8 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root, resume);
+        return new Options(quick, strict, targets, scenarios, rounds, duration, Math.max(0, warmup), connections, 1, out, root, resume,
+                name);
     }
 
 
@@ -76,7 +102,16 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
 
     /** @return the suite name in result file names */
     public String suite() {
-        return quick ? "quick" : "full";
+        if (name.equals("full")) return quick ? "quick" : "full";
+        return quick ? name + "-quick" : name;
+    }
+
+    /**
+     * @return how long a target's start waits for the load to settle, seconds: 30 in a full run
+     *     (whose ratios must hold across rounds), 5 in {@code pages} (one round, a dozen targets), 3 quick
+     */
+    public int settleSeconds() {
+        return quick ? 3 : name.equals("full") ? Preflight.LOAD_SETTLE_SECONDS : 5;
     }
 
     /** @return the most connections any chosen scenario opens */

@@ -1,6 +1,7 @@
 package dev.tidemill.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -13,11 +14,14 @@ public final class PerformanceDoc {
 
     private static Map<String, String> orderedTitles() {
         Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("pages", "HTML page and browser mix, with and without compression");
+        m.put("heavy", "Heavy fixed-rate load: 10,000 connections, the page every 2 s");
         m.put("sweep", "Handler-cost sweep");
         m.put("imbalance", "Imbalance: least-loaded vs round-robin vs VIRTUAL");
         m.put("overload", "Overload");
         m.put("memory", "Memory and start-up");
         m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
+        m.put("live", "Datastar SSE fan-out: 5,000 clients, a fragment twice a second");
         m.put("html", "HTML rendering");
         return java.util.Collections.unmodifiableMap(m);
     }
@@ -97,16 +101,72 @@ public final class PerformanceDoc {
             b.append("\n## ").append(suite.getValue()).append("\n\nFrom `").append(json.toString().replace('\\', '/'))
                     .append("` (`./tidemill bench ").append(suite.getKey()).append("`, commit `")
                     .append(ResultFile.gitCommitOf(json)).append("`).\n\n").append(body(json));
+            if (suite.getKey().equals("pages")) b.append(encodings(ResultFile.read(json)));
         }
         b.append("\n## Not measured yet\n\n");
         result.notMeasured().stream().filter(n -> !n.startsWith("handler-cost sweep, imbalance"))
-                .forEach(n -> b.append("- ").append(n).append('\n'));
+                .map(n -> supersede(n, others.keySet())).forEach(n -> b.append("- ").append(n).append('\n'));
         for (Map.Entry<String, String> suite : OTHER_SUITES.entrySet()) {
             if (!others.containsKey(suite.getKey())) {
                 b.append("- ").append(suite.getValue()).append(": no full run yet (`./tidemill bench ").append(suite.getKey()).append("`)\n");
             }
         }
         return b.toString();
+    }
+
+    /** Why a target answers a browser's Accept-Encoding with identity, where that is known. */
+    static final Map<String, String> NO_COMPRESSION = Map.of(
+            "baseline", "the hand-written Netty baseline has no compressor in its pipeline",
+            "jdk-httpserver", "the JDK's HttpServer has no response compression",
+            "nginx", "serves only /plaintext");
+
+    /**
+     * The codings each target of a {@code pages} run chose for a browser's {@code Accept-Encoding},
+     * from the probes the runner made before timing, and which targets cannot compress.
+     *
+     * @param result a {@code pages} result
+     * @return the Markdown, empty when no target was probed
+     */
+    static String encodings(Result result) {
+        Map<String, List<String>> byTarget = new java.util.LinkedHashMap<>();
+        for (TargetRecord t : result.targets()) {
+            if (t.encodings() != null && !t.encodings().isEmpty()) byTarget.putIfAbsent(t.target(), t.encodings());
+        }
+        if (byTarget.isEmpty()) return "";
+        List<String> paths = Verifier.ENCODING_PROBES;
+        StringBuilder b = new StringBuilder("\nWhat each target answered to `Accept-Encoding: " + ScenarioRun.BROWSER_ACCEPT_ENCODING
+                + "` before it was timed (coding, body bytes; each compressed body was decoded and compared with the expected bytes):\n\n| target |");
+        paths.forEach(p -> b.append(" `").append(p).append("` |"));
+        b.append("\n|---|").append("---|".repeat(paths.size())).append('\n');
+        List<String> identity = new java.util.ArrayList<>();
+        for (Map.Entry<String, List<String>> e : byTarget.entrySet()) {
+            b.append("| ").append(e.getKey()).append(" |");
+            for (String p : paths) {
+                String cell = e.getValue().stream().filter(l -> l.startsWith(p + ": ")).findFirst()
+                        .map(l -> l.substring(p.length() + 2).replace(" (decodes to the expected bytes)", "")).orElse("-");
+                b.append(' ').append(cell.replace("|", "\\|")).append(" |");
+            }
+            b.append('\n');
+            if (e.getValue().stream().anyMatch(l -> l.startsWith(Verifier.ENCODING_PROBES.getFirst() + ": identity"))) identity.add(e.getKey());
+        }
+        if (!identity.isEmpty()) {
+            b.append("\nAnswer the page uncompressed: ").append(String.join("; ", identity.stream()
+                    .map(t -> t + (NO_COMPRESSION.containsKey(t) ? " (" + NO_COMPRESSION.get(t) + ")" : "")).toList())).append(".\n");
+        }
+        return b.toString();
+    }
+
+    /** What a full result written before compression and streams existed said it did not measure. */
+    static final String OLD_NOT_BUILT = "compression, TLS, HTTP/2, SSE and WebSocket (the features are not built yet)";
+
+    /**
+     * @param line a not-measured line of the full result
+     * @param suites the other suites that have a result
+     * @return the line, or what is still true of it once the pages and streams suites have results
+     */
+    static String supersede(String line, java.util.Set<String> suites) {
+        if (!line.equals(OLD_NOT_BUILT) || !suites.contains("pages") || !suites.contains("streams")) return line;
+        return "TLS and HTTP/2 (not built yet); compression, SSE and WebSocket are measured in the sections above";
     }
 
     private static String commit(Map<String, Object> fingerprint) {

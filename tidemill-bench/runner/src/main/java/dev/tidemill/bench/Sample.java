@@ -32,6 +32,8 @@ package dev.tidemill.bench;
  * @param wakeupsPerRequest Tidemill's worker-loop wakeups per request ({@code worker.wakeups} of
  *     {@code Server.diagnostics()}); null for other targets
  * @param drainsPerRequest Tidemill's reply drains per request ({@code reply.drains}); null for other targets
+ * @param bytesPerResponse bytes wrk read per response (head and body as on the wire); null where the
+ *     scenario's script does not report them
  */
 public record Sample(String target, int round, String scenario, int attempt, boolean discarded, String discardReason,
                      int connections, long requests, double seconds, double requestsPerSec, double p50Us, double p99Us,
@@ -39,7 +41,7 @@ public record Sample(String target, int round, String scenario, int attempt, boo
                      double clientCpuPercent, boolean clientBound, double stealPercent, double loadPerCpuBefore,
                      double loadPerCpuAfter, boolean untrustworthy, String command,
                      Double voluntarySwitchesPerRequest, Double involuntarySwitchesPerRequest, Double wakeupsPerRequest,
-                     Double drainsPerRequest) {
+                     Double drainsPerRequest, Double bytesPerResponse) {
 
     /** @return whether errors or non-2xx answers disqualify it from ratios */
     public boolean hasErrors() {
@@ -51,6 +53,7 @@ public record Sample(String target, int round, String scenario, int attempt, boo
         return new Sample(target, round, scenario, attempt, true, reason, connections, requests, seconds, requestsPerSec,
                 p50Us, p99Us, socketErrors, non2xx, serverCpuUsPerRequest, serverCpuPercent, clientCpuPercent,
                 clientBound, stealPercent, loadPerCpuBefore, loadPerCpuAfter, untrustworthy, command,
-                voluntarySwitchesPerRequest, involuntarySwitchesPerRequest, wakeupsPerRequest, drainsPerRequest);
+                voluntarySwitchesPerRequest, involuntarySwitchesPerRequest, wakeupsPerRequest, drainsPerRequest,
+                bytesPerResponse);
     }
 }

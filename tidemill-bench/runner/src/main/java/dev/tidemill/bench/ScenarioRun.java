@@ -20,8 +20,10 @@ public enum ScenarioRun {
     VALIDATE("validate", 4, "POST " + Scenario.VALIDATE_PATH, Scenario.VALIDATE_PATH, "post.lua", 0, false),
     /** 5: the 16 KB HTML page. */
     PAGE("page", 5, "GET " + Scenario.PAGE_PATH, Scenario.PAGE_PATH, null, 0, false),
-    /** 6: browser-shaped mix with Chrome headers and cookies. */
-    MIX("mix", 6, "40% page, 30% user, 20% json, 10% POST, Chrome headers", "/", "mix.lua", 0, false),
+    /** 6: browser-shaped mix with Chrome's headers and cookies, but no {@code Accept-Encoding}: every answer identity. */
+    MIX("mix", 6, "40% page, 30% user, 20% json, 10% POST, Chrome headers without Accept-Encoding", "/", "mix.lua", 0, false),
+    /** 6b: the same mix with the {@code Accept-Encoding} a browser sends, so servers that compress do. */
+    BROWSER_MIX("browser-mix", 6, "the mix with a browser's Accept-Encoding: gzip, deflate, br, zstd", "/", "mix.lua", 0, false),
     /** 7a: plaintext at 256 connections. */
     PLAINTEXT_256("plaintext-256", 7, "GET /plaintext at 256 connections", Scenario.PLAINTEXT_PATH, null, 256, true),
     /** 7b: plaintext at 1,024 connections. */
@@ -64,6 +66,24 @@ public enum ScenarioRun {
 
     /** @return the wrk Lua script (a resource under {@code wrk/}), if any */
     public Optional<String> script() { return Optional.ofNullable(script); }
+
+    /** @return the arguments wrk passes to the script's {@code init} (after {@code --}) */
+    public List<String> scriptArgs() {
+        return switch (this) {
+            case PIPELINED -> List.of(Integer.toString(PIPELINE_DEPTH));
+            case BROWSER_MIX -> List.of(MIX_COMPRESSED);
+            default -> List.of();
+        };
+    }
+
+    /** The argument that makes {@code mix.lua} send a browser's {@code Accept-Encoding}. */
+    public static final String MIX_COMPRESSED = "accept-encoding";
+
+    /** The {@code Accept-Encoding} of {@link #BROWSER_MIX}: what Chrome sends. */
+    public static final String BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+
+    /** @return whether wrk reports the bytes it read (the mix scripts print them from {@code done}) */
+    public boolean reportsBytes() { return "mix.lua".equals(script); }
 
     /**
      * @param defaultConnections the run's default connection count

@@ -159,14 +159,16 @@ public final class Suite {
         if (scenarios.isEmpty()) return;
         progress.say(round, options.rounds(), t.name(), "idle check, starting");
         double idle = Preflight.serverBusyPercent(cpus, 500);
-        double loadAtStart = Preflight.settledLoadPerCpu(options.quick() ? 3 : Preflight.LOAD_SETTLE_SECONDS);
+        double loadAtStart = Preflight.settledLoadPerCpu(options.settleSeconds());
         boolean untrustworthy = loadAtStart > Preflight.MAX_LOAD_PER_CPU;
         Path dir = work.resolve(t.name() + "-r" + round);
         try (RunningTarget running = RunningTarget.start(t, cpus, dir)) {
             List<String> problems = Verifier.check(running.port(), t.plaintextOnly());
             Target.Command launched = t.launch().at(running.port(), cpus.server().size(), dir);
+            List<String> encodings = scenarios.contains(ScenarioRun.BROWSER_MIX) ? Verifier.encodings(running.port()) : List.of();
+            encodings.forEach(e -> out.println("  " + t.name() + ", browser Accept-Encoding: " + e));
             records.add(new TargetRecord(t.name(), round, running.commandLine(), launched.env(), running.startupLines(),
-                    idle, loadAtStart, problems));
+                    idle, loadAtStart, problems, encodings));
             if (!problems.isEmpty()) {
                 out.println("REFUSED " + t.name() + ": answers wrong, not timing it:");
                 problems.forEach(p -> out.println("  " + p));
@@ -182,7 +184,7 @@ public final class Suite {
         } catch (RuntimeException e) {
             out.println("FAILED " + t.name() + " in round " + round + ": " + e.getMessage());
             records.add(new TargetRecord(t.name(), round, List.of(), Map.of(), List.of(), idle, loadAtStart,
-                    List.of("failed: " + e.getMessage())));
+                    List.of("failed: " + e.getMessage()), List.of()));
         }
         progress.done(STARTUP_ESTIMATE_SECONDS);
     }
@@ -266,7 +268,8 @@ public final class Suite {
                 String.join(" ", cmd), n == 0 ? null : (double) switches.voluntary() / n,
                 n == 0 ? null : (double) switches.involuntary() / n,
                 ServerDiagnostics.perRequest(diag0, diag1, ServerDiagnostics.WAKEUPS, n),
-                ServerDiagnostics.perRequest(diag0, diag1, ServerDiagnostics.DRAINS, n));
+                ServerDiagnostics.perRequest(diag0, diag1, ServerDiagnostics.DRAINS, n),
+                Double.isNaN(r.bytesPerResponse()) ? null : r.bytesPerResponse());
     }
 
     /** @param v a count per request, or null @return it with three decimals, or "-" */
@@ -305,7 +308,8 @@ public final class Suite {
     static List<String> notMeasured() {
         return List.of("handler-cost sweep, imbalance, overload, memory and start: separate suites "
                         + "(./tidemill bench sweep | imbalance | overload | memory), each with its own result file",
-                "compression, TLS, HTTP/2, SSE and WebSocket (the features are not built yet)",
+                "TLS and HTTP/2 (not built yet); SSE and WebSocket: ./tidemill bench streams and bench live; compression: "
+                        + "the browser-mix scenario (./tidemill bench pages) and ./tidemill bench compression",
                 "machines other than the one in the fingerprint");
     }
 }

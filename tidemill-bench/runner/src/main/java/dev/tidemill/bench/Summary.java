@@ -71,7 +71,7 @@ public final class Summary {
                 median(g, Sample::p99Us), errors, non2xx, median(g, Sample::serverCpuUsPerRequest), rpsRatio, cpuRatio,
                 basis, ratio, clientBound, steal, warnings, medianOrNull(g, Sample::voluntarySwitchesPerRequest),
                 medianOrNull(g, Sample::involuntarySwitchesPerRequest), medianOrNull(g, Sample::wakeupsPerRequest),
-                medianOrNull(g, Sample::drainsPerRequest));
+                medianOrNull(g, Sample::drainsPerRequest), medianOrNull(g, Sample::bytesPerResponse));
     }
 
     /** Median of the rounds that have the reading; null when none has it (older result files, other targets). */

@@ -25,9 +25,11 @@ import java.util.List;
  * @param involuntarySwitchesPerRequest median involuntary ones
  * @param wakeupsPerRequest median Tidemill worker-loop wakeups per request (null: not a Tidemill target)
  * @param drainsPerRequest median Tidemill reply drains per request (null: not a Tidemill target)
+ * @param bytesPerResponse median bytes read per response, head and body as on the wire (null: not reported)
  */
 public record SummaryRow(String target, String scenario, int rounds, double medianRps, double medianP50Us,
                          double medianP99Us, long socketErrors, long non2xx, double cpuUsPerRequest, Double rpsRatio,
                          Double cpuRatio, String ratioBasis, Double ratio, boolean clientBound, double maxStealPercent,
                          List<String> warnings, Double voluntarySwitchesPerRequest,
-                         Double involuntarySwitchesPerRequest, Double wakeupsPerRequest, Double drainsPerRequest) {}
+                         Double involuntarySwitchesPerRequest, Double wakeupsPerRequest, Double drainsPerRequest,
+                         Double bytesPerResponse) {}

@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Every target this machine can run: Tidemill in its three modes, the Netty baseline, nginx when
- * installed, and the peers found under {@code tidemill-bench/peers/<name>/target/classpath.txt}.
+ * Every target this machine can run: Tidemill in its three modes (the page from a baked template),
+ * {@code tidemill-builder} (the default mode, the page from the HTML builder), the Netty baseline,
+ * nginx when installed, and the peers found under
+ * {@code tidemill-bench/peers/<name>/target/classpath.txt}.
  */
 public final class TargetCatalog {
     /** Name of the target every ratio is computed against. */
@@ -42,6 +44,11 @@ public final class TargetCatalog {
                                     "TIDEMILL_IO_THREADS", Integer.toString(threads),
                                     "TIDEMILL_LOOPS", Integer.toString(threads)))));
         }
+        // The builder's page next to the baked one: the default mode, the page built on every request.
+        targets.add(new Target("tidemill-builder", "tidemill", true, false, (port, threads, dir) ->
+                new Target.Command(jvm(java, classPath, TidemillApp.class.getName(), TidemillApp.BUILDER_PAGE),
+                        Map.of("TIDEMILL_PORT", Integer.toString(port), "TIDEMILL_IO_THREADS", Integer.toString(threads),
+                                "TIDEMILL_LOOPS", Integer.toString(threads)))));
         targets.add(new Target(BASELINE, "baseline", true, false, (port, threads, dir) ->
                 new Target.Command(jvm(java, classPath, BaselineNetty.class.getName(), Integer.toString(port),
                         Integer.toString(threads)), Map.of())));

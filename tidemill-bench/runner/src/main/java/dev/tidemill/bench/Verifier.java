@@ -66,6 +66,59 @@ public final class Verifier {
         return problems;
     }
 
+    /** Paths whose coding the browser-mix scenario reports: the page (compressible) and the API's small answers. */
+    static final List<String> ENCODING_PROBES = List.of(Scenario.PAGE_PATH, Scenario.USER_PATH_PREFIX + "42", Scenario.JSON_PATH);
+
+    /**
+     * What a target answers to a browser's {@code Accept-Encoding}, per {@link #ENCODING_PROBES}
+     * path: the {@code Content-Encoding} (or identity) and the body's length; a compressed body is
+     * decoded (gzip, deflate, br, zstd) and compared with the expected bytes, so that a target
+     * whose compression mangles the page is visible in the result.
+     *
+     * @param port the target's port on 127.0.0.1
+     * @return one line per path, e.g. {@code /page: br, 1,335 bytes (decodes to the expected bytes)}
+     */
+    public static List<String> encodings(int port) {
+        List<String> lines = new ArrayList<>();
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build()) {
+            for (String path : ENCODING_PROBES) {
+                Expectation e = ALL.stream().filter(x -> x.path.equals(path)).findFirst().orElseThrow();
+                try {
+                    HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .header("Accept-Encoding", ScenarioRun.BROWSER_ACCEPT_ENCODING).timeout(Duration.ofSeconds(10)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    String coding = r.headers().firstValue("content-encoding").orElse("identity").trim().toLowerCase(Locale.ROOT);
+                    lines.add(encodingLine(path, coding, r.body(), e.expected));
+                } catch (IOException ex) {
+                    lines.add(path + ": " + ex);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * @param path the path
+     * @param coding its Content-Encoding, lower case ({@code identity} when none)
+     * @param body the body as received
+     * @param expected the decoded bytes it must equal
+     * @return the report line
+     */
+    static String encodingLine(String path, String coding, byte[] body, byte[] expected) {
+        String decoded;
+        try {
+            decoded = Arrays.equals(Decoders.decode(coding, body), expected) ? "decodes to the expected bytes"
+                    : "DOES NOT DECODE TO THE EXPECTED BYTES";
+        } catch (IOException | RuntimeException ex) {
+            decoded = "cannot decode: " + ex.getMessage();
+        }
+        return String.format(Locale.ROOT, "%s: %s, %,d bytes (%s)", path, coding, body.length, decoded);
+    }
+
     private static String compare(Expectation e, int status, String contentType, byte[] body) {
         if (status != e.status) return "status " + status + ", expected " + e.status + "; body " + snippet(body, 0);
         if (e.expected == null) return null;

@@ -54,7 +54,10 @@ public final class Wrk {
                 "--timeout", "8s"));
         scenario.script().ifPresent(s -> cmd.addAll(List.of("-s", scripts.resolve(s).toString())));
         cmd.add("http://127.0.0.1:" + port + scenario.path());
-        if (scenario == ScenarioRun.PIPELINED) cmd.addAll(List.of("--", Integer.toString(ScenarioRun.PIPELINE_DEPTH)));
+        if (!scenario.scriptArgs().isEmpty()) {
+            cmd.add("--");
+            cmd.addAll(scenario.scriptArgs());
+        }
         return cmd;
     }
 

@@ -13,15 +13,23 @@ import java.util.regex.Pattern;
  * @param p99Us 99th percentile latency in microseconds (NaN without {@code --latency})
  * @param socketErrors connect + read + write + timeout errors
  * @param non2xx responses that were neither 2xx nor 3xx
+ * @param bytesRead every byte wrk read from the sockets (heads and bodies, as on the wire), as the
+ *     mix scripts print it from {@code done} ({@code wire bytes: N}); -1 when the script did not
  */
 public record WrkResult(long requests, double seconds, double requestsPerSec, double p50Us, double p99Us,
-                        long socketErrors, long non2xx) {
+                        long socketErrors, long non2xx, long bytesRead) {
 
     private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ([\\d.]+)(us|ms|s|m|h)");
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([\\d.]+)");
     private static final Pattern PERCENTILE = Pattern.compile("^\\s*(50|99)(?:\\.0+)?%\\s+([\\d.]+)(us|ms|s|m|h)\\s*$", Pattern.MULTILINE);
     private static final Pattern SOCKET = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
     private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
+    private static final Pattern WIRE_BYTES = Pattern.compile("^wire bytes: (\\d+)$", Pattern.MULTILINE);
+
+    /** @return bytes read per completed request (NaN when unknown) */
+    public double bytesPerResponse() {
+        return bytesRead < 0 || requests == 0 ? Double.NaN : (double) bytesRead / requests;
+    }
 
     /** @return whether the run had any socket error or non-2xx answer (such a run gets no ratio) */
     public boolean hasErrors() {
@@ -59,7 +67,9 @@ public record WrkResult(long requests, double seconds, double requestsPerSec, do
         }
         Matcher n = NON2XX.matcher(out);
         long non2xx = n.find() ? Long.parseLong(n.group(1)) : 0;
-        return new WrkResult(requests, seconds, rps, p50, p99, socket, non2xx);
+        Matcher w = WIRE_BYTES.matcher(out);
+        long bytes = w.find() ? Long.parseLong(w.group(1)) : -1;
+        return new WrkResult(requests, seconds, rps, p50, p99, socket, non2xx, bytes);
     }
 
     /** wrk prints durations with the unit that keeps the number short: us, ms, s, m or h. */

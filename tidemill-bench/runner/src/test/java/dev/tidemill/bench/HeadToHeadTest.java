@@ -11,7 +11,7 @@ class HeadToHeadTest {
 
     private static Sample sample(String target, int round, String scenario, double rps, double cpuUsPerReq, boolean clientBound) {
         return new Sample(target, round, scenario, 1, false, "", 64, (long) (rps * 10), 10, rps, 500, 2000, 0, 0, cpuUsPerReq,
-                90, clientBound ? 95 : 60, clientBound, 0, 0.5, 1.0, false, "wrk", null, null, null, null);
+                90, clientBound ? 95 : 60, clientBound, 0, 0.5, 1.0, false, "wrk", null, null, null, null, null);
     }
 
     @Test

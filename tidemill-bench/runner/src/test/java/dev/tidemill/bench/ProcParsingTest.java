@@ -106,6 +106,6 @@ class ProcParsingTest {
 
     private static Sample sample(String target, int round, double rps, double cpu, boolean clientBound, long non2xx) {
         return new Sample(target, round, "plaintext", 1, false, "", 64, (long) rps * 10, 10, rps, 100, 900, 0, non2xx,
-                cpu, 90, clientBound ? 99 : 50, clientBound, 0, 0.5, 0.6, false, "wrk", null, null, null, null);
+                cpu, 90, clientBound ? 99 : 50, clientBound, 0, 0.5, 0.6, false, "wrk", null, null, null, null, null);
     }
 }

@@ -21,6 +21,17 @@ public final class StreamContract {
     public static final String SUBSCRIBERS = "/subscribers";
     /** The WebSocket echo endpoint. */
     public static final String ECHO = "/ws/echo";
+    /**
+     * The Datastar stream: lossless like {@link #FANOUT}, but each event is a Datastar 1.0
+     * {@code datastar-patch-elements} event carrying an HTML fragment, {@link #datastarEvent}.
+     */
+    public static final String DATASTAR = "/sse/datastar";
+    /** The Datastar 1.0 event type that patches elements into the page. */
+    public static final String DATASTAR_PATCH_ELEMENTS = "datastar-patch-elements";
+    /** What the fragment holds before the publisher's {@link #data} value. */
+    public static final String FRAGMENT_PREFIX = "<div id=\"tick\">";
+    /** What the fragment holds after it. */
+    public static final String FRAGMENT_SUFFIX = "</div>";
     /** How many events a subscriber may have queued in a target that queues per subscriber (Tidemill's default capacity). */
     public static final int QUEUE = 1024;
 
@@ -45,6 +56,26 @@ public final class StreamContract {
      */
     public static String data(int seq) {
         return seq + " " + System.nanoTime();
+    }
+
+    /**
+     * @param data a {@link #data} value
+     * @return the HTML fragment of one Datastar event: {@code <div id="tick"><seq> <nanos></div>}
+     */
+    public static String fragment(String data) {
+        return FRAGMENT_PREFIX + data + FRAGMENT_SUFFIX;
+    }
+
+    /**
+     * The exact bytes every target sends for one event on {@link #DATASTAR}: a Datastar 1.0
+     * {@code patch-elements} event with the default mode (outer) and no selector, so the browser
+     * morphs the element by its id, and a fragment of one line.
+     *
+     * @param data a {@link #data} value
+     * @return {@code event: datastar-patch-elements\ndata: elements <div id="tick">SEQ NANOS</div>\n\n}
+     */
+    public static String datastarEvent(String data) {
+        return "event: " + DATASTAR_PATCH_ELEMENTS + "\ndata: elements " + fragment(data) + "\n\n";
     }
 
     /**

@@ -34,6 +34,7 @@ public interface Engine {
         m.put("freemarker", FreemarkerPage::new);
         m.put("thymeleaf", ThymeleafPage::new);
         m.put("rocker", RockerPage::new);
+        m.put("htmlflow", HtmlFlowPage::new);
         return java.util.Collections.unmodifiableMap(m);
     }
 

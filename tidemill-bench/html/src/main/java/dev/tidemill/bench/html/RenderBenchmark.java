@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class RenderBenchmark {
     /** The engine, a key of {@link Engine#ALL}. */
-    @Param({"tidemill-builder", "tidemill-baked", "stringbuilder", "jte", "j2html", "mustache", "pebble", "freemarker", "thymeleaf", "rocker"})
+    @Param({"tidemill-builder", "tidemill-baked", "stringbuilder", "jte", "j2html", "mustache", "pebble", "freemarker", "thymeleaf", "rocker", "htmlflow"})
     public String engine;
 
     private Engine renderer;

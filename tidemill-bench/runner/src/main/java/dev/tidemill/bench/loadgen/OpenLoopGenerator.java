@@ -50,6 +50,8 @@ public final class OpenLoopGenerator {
     public static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A run whose worst release lag exceeds this fell behind its schedule. */
     public static final long MAX_LAG_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Connections being opened at once. */
+    static final int CONNECT_BATCH = 16;
     /** Highest latency the histogram tracks (microseconds). */
     private static final long HIGHEST_MICROS = TimeUnit.SECONDS.toMicros(120);
 
@@ -60,6 +62,7 @@ public final class OpenLoopGenerator {
     private final int connections;
     private final long durationNanos;
     private final long drainNanos;
+    private final long rampNanos;
 
     /**
      * @param host the server host (an IP literal, e.g. 127.0.0.1)
@@ -72,6 +75,27 @@ public final class OpenLoopGenerator {
      */
     public OpenLoopGenerator(String host, int port, String path, int rate, int connections, long durationMillis,
                              long drainMillis) {
+        this(host, port, path, rate, connections, 0, durationMillis, drainMillis);
+    }
+
+    /**
+     * A run whose first {@code rampMillis} are sent at the rate like the rest but not recorded
+     * (connections' first requests, the server's per-connection set-up): the latencies describe the
+     * steady state.
+     *
+     * @param host the server host (an IP literal)
+     * @param port the server port
+     * @param path the request path
+     * @param rate requests per second
+     * @param connections keep-alive connections
+     * @param rampMillis how long requests are released before recording starts
+     * @param durationMillis how long requests are released and recorded after the ramp
+     * @param drainMillis how long, after the last release, outstanding requests may still complete
+     */
+    public OpenLoopGenerator(String host, int port, String path, int rate, int connections, long rampMillis,
+                             long durationMillis, long drainMillis) {
+        if (rampMillis < 0) throw new IllegalArgumentException("ramp must be >= 0");
+        this.rampNanos = TimeUnit.MILLISECONDS.toNanos(rampMillis);
         if (rate < 1 || connections < 1 || durationMillis < 1) throw new IllegalArgumentException("rate, connections and duration must be >= 1");
         this.host = host;
         this.port = port;
@@ -104,11 +128,13 @@ public final class OpenLoopGenerator {
      * @param histogram the latencies of 2xx answers (microseconds)
      * @param shed 503 answers: requests the server turned away under its concurrency limit
      * @param shedP99Micros 99th percentile latency of those 503 answers (how fast a refusal came back)
+     * @param ramped answers (2xx or 503) to requests released during the ramp, not recorded
+     * @param connectionsLost connections the server had closed by the end of the run
      */
     public record Result(int rate, int connections, long durationMillis, long sent, long count, long errors,
                          long incomplete, long p50Micros, long p90Micros, long p99Micros, long maxMicros, double meanMicros,
                          long maxScheduleLagMicros, long lateSends, long queuedSends, boolean behindSchedule,
-                         Histogram histogram, long shed, long shedP99Micros) {}
+                         Histogram histogram, long shed, long shedP99Micros, long ramped, long connectionsLost) {}
 
     /**
      * Connects, runs for the duration, waits for the outstanding requests (up to the drain time),
@@ -135,22 +161,32 @@ public final class OpenLoopGenerator {
                         }
                     });
             List<Channel> channels = new ArrayList<>();
+            // In batches: one connect at a time took 10 s for 10,000 connections; a batch in flight
+            // at once stays well inside the listen backlogs of the servers' defaults (100 at once lost connections on Jetty).
+            List<io.netty.channel.ChannelFuture> batch = new ArrayList<>(CONNECT_BATCH);
             for (int i = 0; i < connections; i++) {
-                var f = b.connect(host, port).sync();
-                if (!f.isSuccess()) throw new IllegalStateException("cannot connect to " + host + ":" + port, f.cause());
-                channels.add(f.channel());
+                batch.add(b.connect(host, port));
+                if (batch.size() == CONNECT_BATCH || i == connections - 1) {
+                    for (io.netty.channel.ChannelFuture f : batch) {
+                        f.awaitUninterruptibly();
+                        if (!f.isSuccess()) throw new IllegalStateException("cannot connect to " + host + ":" + port, f.cause());
+                        channels.add(f.channel());
+                    }
+                    batch.clear();
+                }
             }
             loop.submit(() -> channels.forEach(state.idle::add)).sync();
 
-            long total = Math.max(1, durationNanos * rate / 1_000_000_000L);
+            long total = Math.max(1, (rampNanos + durationNanos) * rate / 1_000_000_000L);
             long interval = 1_000_000_000L / rate;
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+            state.recordFrom = start + rampNanos;
             // Releases run on the event loop itself, scheduled by its own timer: a separate sender
             // thread sharing the generator's one CPU with the loop was woken late whenever the loop
             // was busy (most windows flagged behind schedule in the first runs).
             loop.execute(new Releaser(loop, state, start, interval, total));
             try {
-                state.allSent.get(durationNanos + TimeUnit.SECONDS.toNanos(30), TimeUnit.NANOSECONDS);
+                state.allSent.get(rampNanos + durationNanos + TimeUnit.SECONDS.toNanos(30), TimeUnit.NANOSECONDS);
                 state.done.get(Math.max(1, drainNanos), TimeUnit.NANOSECONDS);
             } catch (TimeoutException late) {
                 // recorded as incomplete below
@@ -159,11 +195,14 @@ public final class OpenLoopGenerator {
             }
             Result r;
             try {
-                r = loop.submit(() -> state.result(total)).get();
+                long lost = channels.stream().filter(c -> !c.isActive()).count();
+                r = loop.submit(() -> state.result(total, lost)).get();
             } catch (ExecutionException e) {
                 throw new IllegalStateException(e.getCause());
             }
-            for (Channel c : channels) c.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+            List<io.netty.channel.ChannelFuture> closing = new ArrayList<>(channels.size());
+            for (Channel c : channels) closing.add(c.close());
+            for (io.netty.channel.ChannelFuture f : closing) f.awaitUninterruptibly(2, TimeUnit.SECONDS);
             return r;
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -217,6 +256,8 @@ public final class OpenLoopGenerator {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final CompletableFuture<Void> allSent = new CompletableFuture<>();
         boolean allReleased;
+        long recordFrom;
+        long ramped;
         long released;
         long inFlight;
         long errors;
@@ -227,8 +268,11 @@ public final class OpenLoopGenerator {
         void release(long intended) {
             released++;
             long lag = System.nanoTime() - intended;
-            if (lag > maxLag) maxLag = lag;
-            if (lag > LATE_NANOS) late++;
+            // the ramp also warms the generator itself (its JIT): only the recorded window's lag counts
+            if (intended >= recordFrom) {
+                if (lag > maxLag) maxLag = lag;
+                if (lag > LATE_NANOS) late++;
+            }
             Channel c = nextIdle();
             if (c == null) {
                 queued++;
@@ -258,7 +302,10 @@ public final class OpenLoopGenerator {
         void finished(Channel c, long intended, int status, boolean reusable) {
             inFlight--;
             long micros = Math.min(HIGHEST_MICROS, Math.max(0, (System.nanoTime() - intended) / 1_000));
-            if (status >= 200 && status < 300) {
+            boolean answered = status >= 200 && status < 300 || status == 503;
+            if (answered && intended < recordFrom) {
+                ramped++;
+            } else if (status >= 200 && status < 300) {
                 histogram.recordValue(micros);
             } else if (status == 503) {
                 shedHistogram.recordValue(micros);
@@ -277,15 +324,16 @@ public final class OpenLoopGenerator {
             if (allReleased && inFlight == 0 && waiting.isEmpty()) done.complete(null);
         }
 
-        Result result(long total) {
+        Result result(long total, long lost) {
             long count = histogram.getTotalCount();
             long shed = shedHistogram.getTotalCount();
-            long incomplete = Math.max(0, total - count - shed - errors);
+            long incomplete = Math.max(0, total - count - shed - errors - ramped);
             boolean behind = maxLag > MAX_LAG_NANOS || late * 100 > Math.max(1, released);
             return new Result(rate, connections, TimeUnit.NANOSECONDS.toMillis(durationNanos), released, count, errors,
                     incomplete, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
                     histogram.getValueAtPercentile(99), histogram.getMaxValue(), count == 0 ? 0 : histogram.getMean(),
-                    maxLag / 1_000, late, queued, behind, histogram.copy(), shed, shedHistogram.getValueAtPercentile(99));
+                    maxLag / 1_000, late, queued, behind, histogram.copy(), shed, shedHistogram.getValueAtPercentile(99), ramped,
+                    lost);
         }
     }
 

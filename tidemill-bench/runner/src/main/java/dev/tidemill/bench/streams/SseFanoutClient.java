@@ -34,6 +34,32 @@ final class SseFanoutClient {
     record Snapshot(long received, long outOfOrder, long otherEvents, long lastNanos, Histogram latencyMicros) {}
 
     private final Histogram latency = new Histogram(3_600_000_000L, 3);
+    private final String prefix;
+    private final String suffix;
+    /** The first subscriber's reader, which keeps the first bytes of its stream (touched on the loop's thread). */
+    private SseStreamReader firstReader;
+
+    /** Subscribers of a stream whose data lines are {@code <seq> <nanos>}. */
+    SseFanoutClient() {
+        this("", "");
+    }
+
+    /**
+     * @param prefix what each data value holds before {@code <seq> <nanos>}
+     * @param suffix what it holds after them
+     */
+    SseFanoutClient(String prefix, String suffix) {
+        this.prefix = prefix;
+        this.suffix = suffix;
+    }
+
+    /**
+     * @param loop the client loop
+     * @return the first bytes (up to 1 KiB) of the first subscriber's event stream, as the server sent them
+     */
+    byte[] firstBytes(ClientLoop loop) {
+        return loop.call(() -> firstReader == null ? new byte[0] : firstReader.first());
+    }
     private long outOfOrder;
     private long otherEvents;
     private long lastNanos;
@@ -93,7 +119,11 @@ final class SseFanoutClient {
             if (head.status() != 200 || !type.startsWith("text/event-stream")) {
                 throw new IllegalStateException("GET " + path + " answered " + head.status() + " " + type);
             }
-            events = new SseStreamReader(head.chunked(), this);
+            events = new SseStreamReader(head.chunked(), this, prefix, suffix);
+            if (firstReader == null) {
+                firstReader = events;
+                events.keepFirst(1_024);
+            }
             // A stalled subscriber stops here: the server's writes fill its socket buffers.
             if (stall) ctx.channel().config().setAutoRead(false);
         }

@@ -10,7 +10,10 @@ import io.netty.util.ByteProcessor;
  * {@code <seq> <publishNanos>} (1 to 19 digits each, the time possibly negative: System.nanoTime()
  * may be). Any other data line is reported as another event; {@code id:}, {@code event:} and
  * comment lines are skipped. A chunk header, a line or a number may end in any buffer: the state
- * carries over.
+ * carries over. A reader made with a prefix and a suffix expects them around the two numbers
+ * ({@code data: elements <div id="tick">SEQ NANOS</div>}, the Datastar fan-out), byte for byte.
+ * It can also keep the first bytes of the event stream ({@link #keepFirst}), so a caller can check
+ * one event's exact bytes.
  */
 final class SseStreamReader {
     /** What the reader reports. */
@@ -26,10 +29,14 @@ final class SseStreamReader {
     // Chunked framing states.
     private static final int SIZE = 0, EXTENSION = 1, CHUNK = 2, CHUNK_END = 3, ENDED = 4, IDENTITY = 5;
     // Line states.
-    private static final int START = 0, SKIP = 1, SPACES = 2, SEQ = 3, NANOS = 4, BAD = 5;
+    private static final int START = 0, SKIP = 1, SPACES = 2, SEQ = 3, NANOS = 4, BAD = 5, PREFIX = 6, SUFFIX = 7, END = 8;
 
     private final Events to;
+    private final byte[] prefix;
+    private final byte[] suffix;
     private final Lines lines = new Lines();
+    private byte[] first = new byte[0];
+    private int firstLength;
     private int framing;
     private long chunkSize;
     private int chunkDigits;
@@ -39,8 +46,31 @@ final class SseStreamReader {
      * @param to where events go
      */
     SseStreamReader(boolean chunked, Events to) {
+        this(chunked, to, "", "");
+    }
+
+    /**
+     * @param chunked whether the body is chunked
+     * @param to where events go
+     * @param prefix what each event's data value holds before {@code <seq> <nanos>} (ASCII)
+     * @param suffix what it holds after them (ASCII)
+     */
+    SseStreamReader(boolean chunked, Events to, String prefix, String suffix) {
         this.framing = chunked ? SIZE : IDENTITY;
         this.to = to;
+        this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        this.suffix = suffix.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** @param n keep the first n bytes of the event stream (after the chunked framing) */
+    void keepFirst(int n) {
+        first = new byte[n];
+        firstLength = 0;
+    }
+
+    /** @return the first bytes of the event stream kept so far */
+    byte[] first() {
+        return java.util.Arrays.copyOf(first, firstLength);
     }
 
     /** @return whether the terminal chunk has arrived (the server ended the stream) */
@@ -113,6 +143,11 @@ final class SseStreamReader {
 
         @Override
         public boolean process(byte c) {
+            if (firstLength < first.length) first[firstLength++] = c;
+            return line(c);
+        }
+
+        private boolean line(byte c) {
             boolean eol = c == '\n' || c == '\r';
             switch (state) {
                 case START -> {
@@ -134,8 +169,39 @@ final class SseStreamReader {
                     if (c == ' ') return true;
                     seq = 0;
                     digits = 0;
-                    state = SEQ;
-                    return process(c);
+                    matched = 0;
+                    state = prefix.length > 0 ? PREFIX : SEQ;
+                    return line(c);
+                }
+                case PREFIX -> {
+                    if (c == prefix[matched]) {
+                        if (++matched == prefix.length) {
+                            matched = 0;
+                            state = SEQ;
+                        }
+                    } else {
+                        matched = 0;
+                        bad(eol);
+                    }
+                }
+                case SUFFIX -> {
+                    if (c == suffix[matched]) {
+                        if (++matched == suffix.length) {
+                            matched = 0;
+                            state = END;
+                        }
+                    } else {
+                        matched = 0;
+                        bad(eol);
+                    }
+                }
+                case END -> {
+                    if (eol) {
+                        state = START;
+                        to.event(seq, negative ? -nanos : nanos);
+                    } else {
+                        bad(false);
+                    }
                 }
                 case SEQ -> {
                     if (c >= '0' && c <= '9' && digits < 19) {
@@ -156,9 +222,13 @@ final class SseStreamReader {
                         digits++;
                     } else if (c == '-' && digits == 0 && !negative) {
                         negative = true;
-                    } else if (eol && digits > 0) {
+                    } else if (eol && digits > 0 && suffix.length == 0) {
                         state = START;
                         to.event(seq, negative ? -nanos : nanos);
+                    } else if (digits > 0 && suffix.length > 0 && c == suffix[0]) {
+                        matched = 1;
+                        state = suffix.length == 1 ? END : SUFFIX;
+                        if (state == END) matched = 0;
                     } else {
                         bad(eol);
                     }

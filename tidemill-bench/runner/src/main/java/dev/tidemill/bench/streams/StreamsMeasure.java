@@ -47,8 +47,23 @@ final class StreamsMeasure {
      * @return what the reading subscribers saw, and the window
      */
     Fanout fanout(String stream, int subscribers, int stalled, int events, int rate, int timeoutSeconds) {
+        return fanout(stream, subscribers, stalled, events, rate, timeoutSeconds, new SseFanoutClient());
+    }
+
+    /**
+     * The same with the client given: one that expects a prefix and suffix around the numbers.
+     *
+     * @param stream the stream's path
+     * @param subscribers connections
+     * @param stalled how many of them stop reading
+     * @param events events to publish
+     * @param rate events per second (0: unpaced)
+     * @param timeoutSeconds the most the publishing may take
+     * @param client the subscribers' client
+     * @return what the reading subscribers saw, and the window
+     */
+    Fanout fanout(String stream, int subscribers, int stalled, int events, int rate, int timeoutSeconds, SseFanoutClient client) {
         awaitSubscribers(stream, 0, 30);
-        SseFanoutClient client = new SseFanoutClient();
         List<Channel> channels = client.subscribe(loop, port, stream, subscribers, stalled);
         try {
             awaitSubscribers(stream, subscribers, 30);
@@ -73,7 +88,7 @@ final class StreamsMeasure {
             long end = seen.lastNanos() == 0 ? after.nanos : seen.lastNanos();
             // CPU is read when the runner notices the last delivery (<= 5 ms late); deliveries/s
             // use the publish request to that delivery.
-            return new Fanout(seen, window(before, after), end - before.nanos);
+            return new Fanout(seen, window(before, after), end - before.nanos, client.firstBytes(loop));
         } finally {
             ClientLoop.closeAll(channels);
         }
@@ -212,8 +227,9 @@ final class StreamsMeasure {
      * @param seen counters
      * @param window CPU over the publish request to the moment the runner saw the last delivery
      * @param deliveryNanos the publish request to the last delivery, nanoseconds
+     * @param firstBytes the first bytes of the first subscriber's event stream
      */
-    record Fanout(SseFanoutClient.Snapshot seen, StreamsRows.Window window, long deliveryNanos) {}
+    record Fanout(SseFanoutClient.Snapshot seen, StreamsRows.Window window, long deliveryNanos, byte[] firstBytes) {}
 
     /** @param seen counters @param window CPU and time */
     record Echo(WsEchoClient.Snapshot seen, StreamsRows.Window window) {}

@@ -18,6 +18,7 @@ public final class StreamsReport {
      * @return the page: title, method, host, command, tables
      */
     public static String page(StreamsSuite.Result r) {
+        if (r.live()) return livePage(r);
         Map<String, Object> c = r.configuration();
         StringBuilder b = new StringBuilder("# Tidemill bench, streams suite" + (r.quick() ? " (quick)" : "") + ", "
                 + r.startedUtc() + "\n\n");
@@ -93,6 +94,58 @@ public final class StreamsReport {
         if (!r.notMeasured().isEmpty()) {
             b.append("\nNot measured:\n\n");
             r.notMeasured().forEach(n -> b.append("- ").append(n).append('\n'));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The page of {@code bench live}: the Datastar fan-out alone.
+     *
+     * @param r a live result
+     * @return title, method, host, table
+     */
+    static String livePage(StreamsSuite.Result r) {
+        Map<String, Object> c = r.configuration();
+        StringBuilder b = new StringBuilder("# Tidemill bench, live (Datastar SSE fan-out)" + (r.quick() ? " (quick)" : "") + ", "
+                + r.startedUtc() + "\n\n");
+        b.append("Command: `").append(r.command()).append("`.\n\n");
+        b.append("The clients GET `").append(StreamsSuite.DATASTAR).append("` and hold the stream; once the server counts all of them ")
+                .append("the client POSTs `").append(StreamsSuite.DATASTAR).append("/publish?events=E&rate=R`, and the server pushes ")
+                .append("an HTML fragment to every client R times a second as a Datastar 1.0 event, the same bytes from every target: ")
+                .append("`event: datastar-patch-elements\\ndata: elements <div id=\"tick\">SEQ NANOS</div>\\n\\n`, NANOS being ")
+                .append("`System.nanoTime()` when the publisher made the event. Delivery latency is the client's `System.nanoTime()` ")
+                .append("when the event's line has arrived minus NANOS (one host, CLOCK_MONOTONIC). The first event each target sent ")
+                .append("is checked byte for byte against that format (a row whose bytes differ says so). Lossless publish ")
+                .append("(Tidemill: a `BLOCK` topic). Server CPU is utime + stime of the server process (`/proc/<pid>/stat`) from the ")
+                .append("publish request to the last delivery, as a share of one CPU. Targets: the JVMs pinned with `taskset` to server ")
+                .append("CPUs ").append(c.get("serverCpus")).append(" (`").append(c.get("jvmFlags")).append("`); the client is ")
+                .append(c.get("client")).append(", on CPUs ").append(c.get("clientCpus")).append(".\n\n");
+        b.append("Host:\n\n| | |\n|---|---|\n");
+        for (String k : HOST_FIELDS) {
+            Object v = r.fingerprint() == null ? null : r.fingerprint().get(k);
+            if (v != null) b.append("| ").append(k).append(" | ").append(String.valueOf(v).replace("|", "\\|")).append(" |\n");
+        }
+        b.append('\n').append(datastarTable(r.datastar()));
+        if (!r.notMeasured().isEmpty()) {
+            b.append("\nNot measured:\n\n");
+            r.notMeasured().forEach(n -> b.append("- ").append(n).append('\n'));
+        }
+        return b.toString();
+    }
+
+    /**
+     * @param rows Datastar fan-out rows
+     * @return their table
+     */
+    static String datastarTable(List<StreamsRows.SseRow> rows) {
+        StringBuilder b = new StringBuilder("| target | clients | events | rate | deliveries | missing | p50 ms | p99 ms | max ms "
+                + "| server CPU | server CPU ms / 1,000 deliveries | client loop CPU | notes |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (StreamsRows.SseRow s : rows) {
+            b.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %d/s | %,d | %,d | %s | %s | %s | %.1f %% | %s | %s | %s |%n",
+                    s.target(), s.subscribers(), s.events(), s.rate(), s.received(), s.missing(), num(s.p50Ms(), 2),
+                    num(s.p99Ms(), 2), num(s.maxMs(), 2), s.serverCpuPercent(), num(s.serverCpuMsPer1000(), 4),
+                    pct(s.clientLoopCpuPercent()), String.join("; ", s.notes())));
         }
         return b.toString();
     }

@@ -140,6 +140,41 @@ public final class StreamsRows {
                 w.clientBound(), List.copyOf(notes));
     }
 
+    /** One Datastar event exactly as {@link dev.tidemill.bench.common.StreamContract#datastarEvent} writes it, any numbers. */
+    static final java.util.regex.Pattern DATASTAR_EVENT = java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote("event: " + dev.tidemill.bench.common.StreamContract.DATASTAR_PATCH_ELEMENTS
+                    + "\ndata: elements " + dev.tidemill.bench.common.StreamContract.FRAGMENT_PREFIX) + "\\d+ -?\\d+"
+                    + java.util.regex.Pattern.quote(dev.tidemill.bench.common.StreamContract.FRAGMENT_SUFFIX + "\n\n"));
+
+    /** What a row whose events carry the contract's bytes plus an {@code id:} line says. */
+    static final String ADDS_ID = "the contract's bytes plus an `id:` line (the topic stream's Last-Event-ID resume)";
+
+    /**
+     * Checks the first event of a Datastar stream against the contract's bytes. Comment lines a
+     * server sends before it (Helidon opens a stream with one) are not events and are skipped.
+     *
+     * @param first the first bytes of the event stream, as the server sent them (after the chunked framing)
+     * @return empty when its first event has exactly the contract's bytes, else what it was
+     */
+    static java.util.Optional<String> datastarBytesProblem(byte[] first) {
+        String text = new String(first, java.nio.charset.StandardCharsets.UTF_8);
+        int from = 0;
+        while (text.startsWith(":", from)) { // comment lines, each ending with LF; then the blank line
+            int eol = text.indexOf('\n', from);
+            if (eol < 0) break;
+            from = eol + 1;
+            if (text.startsWith("\n", from)) from++;
+        }
+        int end = text.indexOf("\n\n", from);
+        String event = end < 0 ? text.substring(from) : text.substring(from, end + 2);
+        if (DATASTAR_EVENT.matcher(event).matches()) return java.util.Optional.empty();
+        String withoutId = event.replaceFirst("(?m)^id: \\d+\n", "");
+        if (!withoutId.equals(event) && DATASTAR_EVENT.matcher(withoutId).matches()) {
+            return java.util.Optional.of(ADDS_ID + " (" + (event.length() - withoutId.length()) + " bytes more per event)");
+        }
+        return java.util.Optional.of("first event differs from the contract's bytes: '" + event.replace("\n", "\\n") + "'");
+    }
+
     /**
      * @param target the server
      * @param connections connections

@@ -26,6 +26,11 @@ import java.util.List;
  * @param isolationSubscribers subscribers of the slow-subscriber isolation rows
  * @param isolationEvents events published in each isolation row
  * @param isolationRate isolation events per second (paced, so latency is delivery and not queueing)
+ * @param datastarSubscribers SSE clients of the Datastar fan-out row
+ * @param datastarEvents Datastar events published in that row
+ * @param datastarRate Datastar events per second (2: twice a second, as in the Stario write-up)
+ * @param name {@code streams} ({@code ./tidemill bench streams}) or {@code live} ({@code ./tidemill bench live},
+ *     the Datastar fan-out alone)
  * @param clientTransport the client loop's transport: {@code auto} (io_uring, else epoll, else NIO),
  *     {@code io_uring}, {@code epoll} or {@code nio}
  * @param outDir where results go
@@ -34,12 +39,16 @@ import java.util.List;
 public record StreamsSettings(boolean quick, List<String> targets, List<String> scenarios, List<Integer> subscribers,
                               int deliveries, int rate, List<Integer> connections, List<Integer> sizes, int windowSeconds,
                               int echoWarmupSeconds, int warmupSeconds, int isolationSubscribers, int isolationEvents,
-                              int isolationRate, String clientTransport, Path outDir, Path repoRoot) {
+                              int isolationRate, int datastarSubscribers, int datastarEvents, int datastarRate, String name,
+                              String clientTransport, Path outDir, Path repoRoot) {
     /** Fewest events a fan-out row publishes, however many subscribers it has. */
     public static final int MIN_EVENTS = 20;
 
     /** Every scenario, in the order they run. */
-    public static final List<String> SCENARIOS = List.of("fanout", "echo", "isolation");
+    public static final List<String> SCENARIOS = List.of("fanout", "echo", "isolation", "datastar");
+
+    /** The suite name of {@code ./tidemill bench live}. */
+    public static final String LIVE = "live";
 
     /**
      * @param args the arguments after {@code streams}
@@ -47,9 +56,26 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
      * @throws IllegalArgumentException on an unknown or malformed option
      */
     public static StreamsSettings parse(List<String> args) {
+        return parse(args, "streams");
+    }
+
+    /**
+     * {@code ./tidemill bench live}: the Datastar fan-out only, 5,000 clients, an event twice a second
+     * for 20 s (quick: 1,000 clients, 6 events).
+     *
+     * @param args the arguments after {@code live}
+     * @return the settings
+     */
+    public static StreamsSettings parseLive(List<String> args) {
+        return parse(args, LIVE);
+    }
+
+    private static StreamsSettings parse(List<String> args, String name) {
         boolean quick = args.contains("--quick");
+        boolean live = name.equals(LIVE);
         List<String> targets = List.of();
-        List<String> scenarios = SCENARIOS;
+        List<String> scenarios = live ? List.of("datastar") : List.of("fanout", "echo", "isolation");
+        int dsSubs = quick ? 1_000 : 5_000, dsEvents = quick ? 6 : 40, dsRate = 2;
         List<Integer> subscribers = List.of(10, 100, 1_000, 10_000);
         int deliveries = quick ? 200_000 : 1_000_000, rate = 0;
         List<Integer> connections = List.of(10, 100, 1_000);
@@ -77,12 +103,16 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
                 case "--isolation-events" -> isoEvents = positive(value(args, ++i, a), a);
                 case "--isolation-rate" -> isoRate = positive(value(args, ++i, a), a);
                 case "--client-transport" -> clientTransport = value(args, ++i, a);
+                case "--datastar-subscribers" -> dsSubs = positive(value(args, ++i, a), a);
+                case "--datastar-events" -> dsEvents = positive(value(args, ++i, a), a);
+                case "--datastar-rate" -> dsRate = positive(value(args, ++i, a), a);
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--root" -> root = Path.of(value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a + " (streams takes --quick --targets a,b "
                         + "--scenarios fanout,echo,isolation --subscribers n,.. --deliveries N --rate EVENTS_PER_S "
                         + "--connections n,.. --sizes bytes,.. --duration S --echo-warmup S --warmup S "
-                        + "--isolation-subscribers N --isolation-events N --isolation-rate N --client-transport auto|io_uring|epoll|nio --out DIR)");
+                        + "--isolation-subscribers N --isolation-events N --isolation-rate N --datastar-subscribers N --datastar-events N "
+                        + "--datastar-rate N --client-transport auto|io_uring|epoll|nio --out DIR)");
             }
         }
         for (String s : scenarios) {
@@ -92,12 +122,12 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
         if (sizes.stream().anyMatch(s -> s < Long.BYTES)) throw new IllegalArgumentException("--sizes must be >= 8 bytes");
         if (isoSubs < 2) throw new IllegalArgumentException("--isolation-subscribers must be >= 2 (one of them stalls)");
         return new StreamsSettings(quick, targets, scenarios, subscribers, deliveries, rate, connections, sizes, window,
-                echoWarmup, warmup, isoSubs, isoEvents, isoRate, clientTransport, out, root);
+                echoWarmup, warmup, isoSubs, isoEvents, isoRate, dsSubs, dsEvents, dsRate, name, clientTransport, out, root);
     }
 
     /** @return the suite's name in result file names */
     public String suite() {
-        return quick ? "streams-quick" : "streams";
+        return quick ? name + "-quick" : name;
     }
 
     /**
@@ -110,7 +140,7 @@ public record StreamsSettings(boolean quick, List<String> targets, List<String> 
 
     /** @return the most connections any row opens at once (limits are set from it) */
     public int maxConnections() {
-        int m = isolationSubscribers;
+        int m = Math.max(isolationSubscribers, datastarSubscribers);
         for (int s : subscribers) m = Math.max(m, s);
         for (int c : connections) m = Math.max(m, c);
         return m;

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code ./tidemill bench streams}: SSE fan-out, WebSocket echo and slow-subscriber isolation
@@ -33,6 +34,8 @@ public final class StreamsSuite {
     static final String LOSSY = "/sse/lossy";
     /** The WebSocket echo endpoint. */
     static final String ECHO = "/ws/echo";
+    /** The Datastar stream: lossless, each event a {@code datastar-patch-elements} with an HTML fragment. */
+    static final String DATASTAR = dev.tidemill.bench.common.StreamContract.DATASTAR;
 
     /**
      * What the suite wrote.
@@ -50,11 +53,17 @@ public final class StreamsSuite {
      * @param echo WebSocket echo rows
      * @param isolation slow-subscriber isolation rows (without, then with a stalled subscriber)
      * @param notMeasured what was not measured, and why
+     * @param datastar Datastar fan-out rows ({@code bench live})
      */
     public record Result(String suite, boolean quick, String startedUtc, String finishedUtc, String command,
                          Map<String, Object> fingerprint, List<Check> preflight, Map<String, Object> configuration,
                          List<Map<String, Object>> targets, List<StreamsRows.SseRow> fanout, List<StreamsRows.WsRow> echo,
-                         List<StreamsRows.SseRow> isolation, List<String> notMeasured) {}
+                         List<StreamsRows.SseRow> isolation, List<String> notMeasured, List<StreamsRows.SseRow> datastar) {
+        /** @return whether this is a {@code bench live} result (the Datastar fan-out alone) */
+        public boolean live() {
+            return suite.startsWith(StreamsSettings.LIVE);
+        }
+    }
 
     private final StreamsSettings settings;
     private final String command;
@@ -62,6 +71,7 @@ public final class StreamsSuite {
     private final List<StreamsRows.SseRow> fanout = new ArrayList<>();
     private final List<StreamsRows.WsRow> echo = new ArrayList<>();
     private final List<StreamsRows.SseRow> isolation = new ArrayList<>();
+    private final List<StreamsRows.SseRow> datastar = new ArrayList<>();
     private final List<String> notMeasured = new ArrayList<>();
 
     /**
@@ -122,10 +132,10 @@ public final class StreamsSuite {
         conf.put("clientBoundAtPercent", StreamsRows.SATURATED_PERCENT);
         conf.put("jvmFlags", TargetCatalog.JVM_FLAGS);
         Result result = new Result(settings.suite(), settings.quick(), started, Instant.now().toString(), command, fingerprint,
-                preflight, conf, records, fanout, echo, isolation, notMeasured);
+                preflight, conf, records, fanout, echo, isolation, notMeasured, datastar);
         Path json = ResultFile.write(settings.outDir(), result.suite(), result, StreamsReport.page(result));
         out.println();
-        out.print(StreamsReport.tables(result));
+        out.print(result.live() ? StreamsReport.datastarTable(result.datastar()) : StreamsReport.tables(result));
         return json;
     }
 
@@ -133,19 +143,44 @@ public final class StreamsSuite {
         String name = t.name();
         boolean sse = m.servesSse(FANOUT) && m.servesSse(LOSSY);
         boolean ws = m.servesWebSocket(ECHO);
+        boolean ds = m.servesSse(DATASTAR);
         Map<String, Object> rec = new LinkedHashMap<>();
         rec.put("target", name);
         rec.put("commandLine", running.commandLine());
         rec.put("startup", running.startupLines());
         rec.put("sse", sse);
         rec.put("webSocket", ws);
-        out.printf("%s: SSE %s, WebSocket %s%n", name, sse ? "yes" : "no", ws ? "yes" : "no");
-        if (!sse) notMeasured.add(name + ": SSE (" + FANOUT + " and " + LOSSY + " not served)");
-        if (!ws) notMeasured.add(name + ": WebSocket (no handshake on " + ECHO + ")");
+        rec.put("datastar", ds);
+        List<String> scenarios = settings.scenarios();
+        boolean wantsSse = scenarios.contains("fanout") || scenarios.contains("isolation");
+        out.printf("%s: SSE %s, WebSocket %s, Datastar stream %s%n", name, sse ? "yes" : "no", ws ? "yes" : "no", ds ? "yes" : "no");
+        if (!sse && wantsSse) notMeasured.add(name + ": SSE (" + FANOUT + " and " + LOSSY + " not served)");
+        if (!ws && scenarios.contains("echo")) notMeasured.add(name + ": WebSocket (no handshake on " + ECHO + ")");
+        if (!ds && scenarios.contains("datastar")) notMeasured.add(name + ": Datastar fan-out (" + DATASTAR + " not served)");
         if (settings.warmupSeconds() > 0) {
             // JIT warm-up of the paths about to be measured; nothing of it is recorded.
-            if (sse) m.fanout(FANOUT, 100, 0, Math.max(100, settings.deliveries() / 500), 0, 120);
-            if (ws) m.echo(ECHO, 100, 1_024, 0, settings.warmupSeconds());
+            if (sse && wantsSse) m.fanout(FANOUT, 100, 0, Math.max(100, settings.deliveries() / 500), 0, 120);
+            if (ws && scenarios.contains("echo")) m.echo(ECHO, 100, 1_024, 0, settings.warmupSeconds());
+            if (ds && scenarios.contains("datastar")) m.fanout(DATASTAR, 100, 0, 2_000, 0, 120, datastarClient());
+        }
+        if (ds && scenarios.contains("datastar")) {
+            int subs = settings.datastarSubscribers(), events = settings.datastarEvents(), rate = settings.datastarRate();
+            row(name, "datastar " + subs, () -> {
+                StreamsMeasure.Fanout f = m.fanout(DATASTAR, subs, 0, events, rate, timeout(events, rate), datastarClient());
+                StreamsRows.SseRow r = StreamsRows.sse(name, "datastar", subs, 0, events, rate, f.seen(), f.window(), f.deliveryNanos());
+                Optional<String> bytes = StreamsRows.datastarBytesProblem(f.firstBytes());
+                rec.put("datastarFirstEvent", new String(f.firstBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                if (bytes.isPresent()) {
+                    List<String> notes = new ArrayList<>(r.notes());
+                    notes.add(bytes.get());
+                    r = new StreamsRows.SseRow(r.target(), r.scenario(), r.subscribers(), r.stalled(), r.events(), r.rate(), r.expected(),
+                            r.received(), r.missing(), r.outOfOrder(), r.otherEvents(), r.seconds(), r.deliveriesPerSec(), r.p50Ms(),
+                            r.p99Ms(), r.maxMs(), r.serverCpuMsPer1000(), r.serverCpuPercent(), r.clientLoopCpuPercent(),
+                            r.clientProcessCpuPercent(), r.clientBound(), List.copyOf(notes));
+                }
+                datastar.add(r);
+                print(r);
+            });
         }
         if (sse && settings.scenarios().contains("fanout")) {
             for (int subs : settings.subscribers()) {
@@ -186,6 +221,12 @@ public final class StreamsSuite {
             }
         }
         return rec;
+    }
+
+    /** A client for the Datastar stream: the numbers sit inside {@code data: elements <div id="tick">...</div>}. */
+    static SseFanoutClient datastarClient() {
+        return new SseFanoutClient("elements " + dev.tidemill.bench.common.StreamContract.FRAGMENT_PREFIX,
+                dev.tidemill.bench.common.StreamContract.FRAGMENT_SUFFIX);
     }
 
     /** Runs one row; a row that fails is reported as not measured and the suite goes on. */

@@ -74,7 +74,8 @@ public final class BaselineStreams {
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        Map<String, Stream> streams = Map.of(StreamContract.FANOUT, new Stream(true), StreamContract.LOSSY, new Stream(false));
+        Map<String, Stream> streams = Map.of(StreamContract.FANOUT, new Stream(true), StreamContract.LOSSY, new Stream(false),
+                StreamContract.DATASTAR, new Stream(true, true));
         Channel server = new ServerBootstrap().group(group).channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -98,8 +99,16 @@ public final class BaselineStreams {
         final AtomicInteger unwritable = new AtomicInteger();
         final Semaphore inFlight = new Semaphore(IN_FLIGHT);
 
+        /** Whether events are Datastar patches ({@link StreamContract#datastarEvent}) rather than {@code id:} + {@code data:}. */
+        final boolean datastar;
+
         Stream(boolean lossless) {
+            this(lossless, false);
+        }
+
+        Stream(boolean lossless, boolean datastar) {
             this.lossless = lossless;
+            this.datastar = datastar;
         }
 
         void subscribe(Channel ch) {
@@ -135,7 +144,8 @@ public final class BaselineStreams {
                         while (unwritable.get() > 0) wait(100);
                     }
                 }
-                ByteBuf event = ByteBufUtil.writeAscii(ByteBufAllocator.DEFAULT, "id: " + seq + "\ndata: " + data + "\n\n");
+                ByteBuf event = ByteBufUtil.writeAscii(ByteBufAllocator.DEFAULT,
+                        datastar ? StreamContract.datastarEvent(data) : "id: " + seq + "\ndata: " + data + "\n\n");
                 try {
                     for (Map.Entry<EventLoop, Set<Channel>> e : byLoop.entrySet()) {
                         if (e.getValue().isEmpty()) continue;

@@ -4,8 +4,9 @@ import dev.tidemill.bench.common.PageData;
 
 /**
  * Renders the benchmark page per request with a plain {@link StringBuilder} from
- * {@link PageData#rows()}: Tidemill's own writer until its HTML builder exists, and the hand-written
- * baseline's too. The runner checks the output against {@link PageData#reference()}.
+ * {@link PageData#rows()}: the hand-written Netty baseline's renderer (Tidemill's targets write
+ * the page with {@code dev.tidemill.html} instead). The runner checks the output against
+ * {@link PageData#reference()}.
  */
 final class PageHtml {
     private PageHtml() {}

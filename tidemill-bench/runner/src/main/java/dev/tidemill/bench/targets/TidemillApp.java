@@ -10,7 +10,9 @@ import dev.tidemill.Server;
 import dev.tidemill.SseEvent;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Topic;
+import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
+import dev.tidemill.bench.common.TidemillPages;
 import dev.tidemill.bench.common.StreamContract;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -22,6 +24,11 @@ import jakarta.validation.constraints.NotBlank;
  * {@code TIDEMILL_IO_THREADS}, {@code TIDEMILL_LOOPS}), as a user would write it. Plus
  * {@value #DIAGNOSTICS_PATH}, which the runner reads before and after each measured window (no
  * scenario or check asks for it).
+ *
+ * <p>{@code /page} is written with {@code dev.tidemill.html} ({@link TidemillPages}): a baked
+ * template by default, the builder when started with the argument {@value #BUILDER_PAGE} (a
+ * program argument, because Tidemill refuses {@code TIDEMILL_*} variables it does not know). The
+ * handler returns the {@code Html}, which renders straight into the response's buffer.
  */
 public final class TidemillApp {
     /** Answers {@link Server#diagnostics()} as a JSON object; in IO mode, so reading it wakes no worker. */
@@ -55,15 +62,29 @@ public final class TidemillApp {
     @JsonPropertyOrder({"name", "age"})
     public record Person(@NotBlank String name, @Min(0) @Max(150) int age) {}
 
+    /** The program argument that serves {@code /page} with the builder instead of the baked template. */
+    public static final String BUILDER_PAGE = "--page=builder";
+
     private TidemillApp() {}
 
     /**
-     * Builds the app.
+     * Builds the app with the baked page.
      *
      * @param config the configuration
      * @return the app, not started
      */
     public static Tidemill create(Config config) {
+        return create(config, false);
+    }
+
+    /**
+     * Builds the app.
+     *
+     * @param config the configuration
+     * @param builderPage serve {@code /page} with the HTML builder (else with the baked template)
+     * @return the app, not started
+     */
+    public static Tidemill create(Config config, boolean builderPage) {
         Tidemill app = Tidemill.create(config);
         app.get(Scenario.PLAINTEXT_PATH, req -> Scenario.PLAINTEXT_BODY);
         app.get(Scenario.JSON_PATH, req -> new Message(Scenario.PLAINTEXT_BODY));
@@ -72,7 +93,11 @@ public final class TidemillApp {
             return new User(id, "user-" + id);
         }).params(ID);
         app.post(Scenario.VALIDATE_PATH, req -> req.body(Person.class));
-        app.get(Scenario.PAGE_PATH, req -> Response.ok().html(PageHtml.render()));
+        if (builderPage) {
+            app.get(Scenario.PAGE_PATH, req -> TidemillPages.builder(PageData.TITLE, PageData.rows()));
+        } else {
+            app.get(Scenario.PAGE_PATH, req -> TidemillPages.baked(PageData.TITLE, PageData.rows()));
+        }
         app.get(DIAGNOSTICS_PATH, req -> {
             Server server = SERVER.get();
             return server == null ? java.util.Map.of() : server.diagnostics();
@@ -92,6 +117,7 @@ public final class TidemillApp {
         // Streams suite (StreamContract): a lossless topic, and a lossy one for the slow-subscriber scenario.
         stream(app, StreamContract.FANOUT, topic("bench.fanout", Topic.Overflow.BLOCK));
         stream(app, StreamContract.LOSSY, topic("bench.lossy", Topic.Overflow.DROP_OLDEST));
+        stream(app, StreamContract.DATASTAR, topic("bench.datastar", Topic.Overflow.BLOCK), TidemillApp::datastarPatch);
         // A trivial non-blocking handler, so IO mode, as the README advises (the peers echo on their event loops too).
         app.ws(StreamContract.ECHO, (ws, msg) -> ws.send(msg)).mode(ExecutionMode.IO);
         return app;
@@ -103,7 +129,12 @@ public final class TidemillApp {
      * and it may wait for a slow subscriber there.
      */
     static void stream(Tidemill app, String path, Topic<String> topic) {
-        app.get(path, req -> Response.sse(topic, "events", m -> SseEvent.data(m.value())));
+        stream(app, path, topic, SseEvent::data);
+    }
+
+    /** The same, each message sent as the event {@code toEvent} makes of it. */
+    static void stream(Tidemill app, String path, Topic<String> topic, java.util.function.Function<String, SseEvent> toEvent) {
+        app.get(path, req -> Response.sse(topic, "events", m -> toEvent.apply(m.value())));
         app.post(path + StreamContract.PUBLISH, req -> {
             int events = req.param(EVENTS), rate = req.param(RATE);
             Thread.ofVirtual().name("bench-publisher").start(() ->
@@ -111,6 +142,20 @@ public final class TidemillApp {
             return Response.status(202).text("publishing " + events);
         }).params(EVENTS, RATE);
         app.get(path + StreamContract.SUBSCRIBERS, req -> Integer.toString(topic.stats().subscriptions()));
+    }
+
+    /**
+     * The one place the Datastar fan-out's event is built: a Datastar 1.0 {@code patch-elements}
+     * event ({@code event: datastar-patch-elements}, {@code data: elements <fragment>}) around the
+     * publisher's {@code <seq> <nanos>}, the bytes {@link StreamContract#datastarEvent} fixes for every
+     * target. Written with {@link SseEvent} until a {@code dev.tidemill.datastar} API exists; switching
+     * to it changes this method only, and the bytes stay the protocol's.
+     *
+     * @param data the publisher's {@code <seq> <nanos>}
+     * @return the event
+     */
+    static SseEvent datastarPatch(String data) {
+        return SseEvent.data("elements " + StreamContract.fragment(data)).event(StreamContract.DATASTAR_PATCH_ELEMENTS);
     }
 
     /** The open topic of that name (topics are process-wide, and tests build the app more than once), or a new one. */
@@ -128,13 +173,14 @@ public final class TidemillApp {
         return nanos + (n & 0);
     }
 
-    /** @param args ignored; configure with TIDEMILL_* variables */
+    /** @param args {@value #BUILDER_PAGE} or nothing; configure the rest with TIDEMILL_* variables */
     public static void main(String[] args) {
-        Tidemill app = create(Config.fromEnvironment());
+        boolean builder = java.util.List.of(args).contains(BUILDER_PAGE);
+        Tidemill app = create(Config.fromEnvironment(), builder);
         app.run(server -> {
             SERVER.set(server);
             System.out.println("tidemill bench app on http://" + server.host() + ":" + server.port()
-                    + " mode " + app.config().executionMode());
+                    + " mode " + app.config().executionMode() + ", page " + (builder ? "builder" : "baked"));
             server.startupReport().forEach(line -> System.out.println("startup: " + line));
         });
     }

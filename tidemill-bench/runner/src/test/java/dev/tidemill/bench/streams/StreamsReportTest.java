@@ -31,7 +31,7 @@ class StreamsReportTest {
         return new StreamsSuite.Result("streams", false, "2026-12-01T00:00:00Z", "2026-12-01T00:10:00Z", "./tidemill bench streams",
                 Map.of("cpuModel", "test cpu", "gitCommit", "abc"), List.of(), Map.of("serverCpus", "0", "clientCpus", "1"),
                 List.of(Map.of("target", "tidemill")), List.of(fan), List.of(ws), List.of(iso0, iso1),
-                List.of("tidemill: WebSocket (no handshake on /ws/echo)"));
+                List.of("tidemill: WebSocket (no handshake on /ws/echo)"), List.of());
     }
 
     @Test

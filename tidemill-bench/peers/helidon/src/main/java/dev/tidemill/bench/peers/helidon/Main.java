@@ -22,8 +22,10 @@ import java.util.Map;
  * loop or I/O thread pool to size (each connection is read by its own virtual thread), so the I/O
  * thread argument is only recorded. Routing with a path parameter from Helidon's {@code HttpRouting},
  * JSON through Helidon's JSON-P media support (Parsson), no access log (Helidon has one only when
- * helidon-webserver-access-log is added, and it is not), no content encoding module on the class
- * path (so no compression, as in the other targets).
+ * helidon-webserver-access-log is added, and it is not). Compression: Helidon's gzip
+ * content-encoding module on the class path (helidon-http-encoding-gzip), which Helidon discovers
+ * and applies when the request's {@code Accept-Encoding} allows (only the browser-mix scenario sends
+ * one); Helidon has no brotli or zstd encoding.
  */
 public final class Main {
     private static final JsonBuilderFactory JSON = Json.createBuilderFactory(Map.of());

@@ -40,7 +40,7 @@ public final class StreamsMain {
     public static void main(String[] args) {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
-        Stream fanout = new Stream(true), lossy = new Stream(false);
+        Stream fanout = new Stream(true), lossy = new Stream(false), datastar = new Stream(true, true);
         WebServer server = WebServer.builder()
                 .host("127.0.0.1")
                 .port(port)
@@ -48,6 +48,7 @@ public final class StreamsMain {
                 .routing(r -> {
                     fanout.route(r, StreamContract.FANOUT);
                     lossy.route(r, StreamContract.LOSSY);
+                    datastar.route(r, StreamContract.DATASTAR);
                 })
                 .addRouting(WsRouting.builder().endpoint(StreamContract.ECHO, new Echo()))
                 .build()
@@ -61,8 +62,16 @@ public final class StreamsMain {
         final boolean lossless;
         final Set<BlockingQueue<String>> queues = ConcurrentHashMap.newKeySet();
 
+        /** Whether events are Datastar patches ({@link StreamContract#datastarEvent}) rather than {@code id:} + {@code data:}. */
+        final boolean datastar;
+
         Stream(boolean lossless) {
+            this(lossless, false);
+        }
+
+        Stream(boolean lossless, boolean datastar) {
             this.lossless = lossless;
+            this.datastar = datastar;
         }
 
         void route(HttpRules r, String path) {
@@ -88,7 +97,12 @@ public final class StreamsMain {
                         sink.emit(SseEvent.builder().comment("ping").build());
                         continue;
                     }
-                    sink.emit(SseEvent.builder().id(data.substring(0, data.indexOf(' '))).data(data).build());
+                    // Helidon writes "event:" and "data:" with no space after the colon; the values start
+                    // with one, so the lines are the contract's bytes (a client strips that one space).
+                    sink.emit(datastar
+                            ? SseEvent.builder().name(" " + StreamContract.DATASTAR_PATCH_ELEMENTS)
+                                    .data(" elements " + StreamContract.fragment(data)).build()
+                            : SseEvent.builder().id(data.substring(0, data.indexOf(' '))).data(data).build());
                 }
             } catch (RuntimeException clientGone) {
                 // the emit failed: the client has closed the stream

@@ -13,6 +13,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
@@ -67,7 +68,12 @@ public final class Main {
                 return true;
             }
         });
-        server.setHandler(routes);
+        // Compression: jetty-server's GzipHandler with its defaults (gzip when the request accepts it, which
+        // only the browser-mix scenario sends). Jetty 12.1's brotli and zstd live in jetty-compression-*
+        // modules this peer does not add.
+        GzipHandler gzip = new GzipHandler();
+        gzip.setHandler(routes);
+        server.setHandler(gzip);
         server.start();
         System.out.println("jetty listening on 127.0.0.1:" + port + " (" + ioThreads + " selectors)");
     }

@@ -25,8 +25,9 @@ import org.springframework.web.bind.support.WebExchangeBindException;
  * Spring Boot 4 WebFlux peer on Reactor Netty: an annotated {@code @RestController}, Jackson 3 (Boot's
  * default) for JSON, {@code @Valid} Bean Validation (Hibernate Validator) on the POST with an
  * {@code @ExceptionHandler} that answers 422, and Boot's production defaults otherwise (no access
- * log: Reactor Netty's is off unless {@code reactor.netty.http.server.accessLogEnabled} is set; no
- * compression; no actuator). Logging at WARN and no banner, so nothing is logged per request. The
+ * log: Reactor Netty's is off unless {@code reactor.netty.http.server.accessLogEnabled} is set;
+ * {@code server.compression.enabled=true}, Boot's response compression for clients that accept it,
+ * which only the browser-mix scenario sends; no actuator). Logging at WARN and no banner, so nothing is logged per request. The
  * Netty event loop count is Reactor Netty's {@code reactor.netty.ioWorkerCount} system property, set
  * to the I/O thread argument before Reactor Netty loads; the native epoll transport that
  * Reactor Netty brings is used. The page is rendered programmatically (see {@link PageData#render}): Boot's
@@ -46,6 +47,7 @@ public class Main {
         props.put("server.address", "127.0.0.1");
         props.put("spring.main.banner-mode", "off");
         props.put("logging.level.root", "warn");
+        props.put("server.compression.enabled", "true");
         app.setDefaultProperties(props);
         app.run();
         System.out.println("spring-webflux listening on 127.0.0.1:" + port + " (" + ioThreads + " event loops)");

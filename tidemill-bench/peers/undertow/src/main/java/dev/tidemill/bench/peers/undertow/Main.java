@@ -4,6 +4,10 @@ import dev.tidemill.bench.common.PageData;
 import dev.tidemill.bench.common.Scenario;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
+import io.undertow.server.handlers.encoding.ContentEncodingRepository;
+import io.undertow.server.handlers.encoding.DeflateEncodingProvider;
+import io.undertow.server.handlers.encoding.EncodingHandler;
+import io.undertow.server.handlers.encoding.GzipEncodingProvider;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.PathTemplateMatch;
@@ -37,7 +41,11 @@ public final class Main {
         Undertow server = Undertow.builder()
                 .setIoThreads(ioThreads)
                 .addHttpListener(port, "127.0.0.1")
-                .setHandler(Handlers.routing()
+                .setHandler(new EncodingHandler(new ContentEncodingRepository()
+                        // Undertow's documented setup: gzip preferred over deflate, no size threshold
+                        .addEncodingHandler("gzip", new GzipEncodingProvider(), 100)
+                        .addEncodingHandler("deflate", new DeflateEncodingProvider(), 50))
+                        .setNext(Handlers.routing()
                         .get(Scenario.PLAINTEXT_PATH, ex -> send(ex, "text/plain", Scenario.utf8(Scenario.PLAINTEXT_BODY)))
                         .get(Scenario.JSON_PATH, ex ->
                                 send(ex, "application/json", JSON.writeValueAsBytes(new Message("Hello, World!"))))
@@ -45,7 +53,7 @@ public final class Main {
                         .post(Scenario.VALIDATE_PATH, ex ->
                                 ex.getRequestReceiver().receiveFullBytes((e, body) -> validate(e, body)))
                         .get(Scenario.PAGE_PATH, ex ->
-                                send(ex, "text/html; charset=utf-8", PageData.render().getBytes(StandardCharsets.UTF_8))))
+                                send(ex, "text/html; charset=utf-8", PageData.render().getBytes(StandardCharsets.UTF_8)))))
                 .build();
         server.start();
         System.out.println("undertow listening on 127.0.0.1:" + port + " (" + ioThreads + " I/O threads)");

@@ -49,7 +49,9 @@ public final class Main {
 
         @Override
         public Future<?> start() {
-            return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+            return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
+                    // Vert.x's compression (gzip, deflate) for clients that accept it: only the browser-mix scenario
+                    .setCompressionSupported(true))
                     .requestHandler(Server::handle)
                     .listen();
         }

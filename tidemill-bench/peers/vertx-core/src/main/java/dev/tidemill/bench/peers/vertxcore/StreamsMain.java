@@ -47,7 +47,8 @@ public final class StreamsMain {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(ioThreads).setPreferNativeTransport(true));
-        Map<String, Stream> streams = Map.of(StreamContract.FANOUT, new Stream(true), StreamContract.LOSSY, new Stream(false));
+        Map<String, Stream> streams = Map.of(StreamContract.FANOUT, new Stream(true), StreamContract.LOSSY, new Stream(false),
+                StreamContract.DATASTAR, new Stream(true, true));
         vertx.deployVerticle(() -> new Server(port, streams), new DeploymentOptions().setInstances(ioThreads))
                 .toCompletionStage().toCompletableFuture().get();
         System.out.println("vertx-core streams on 127.0.0.1:" + port + " (" + ioThreads + " event loops, native transport "
@@ -63,8 +64,16 @@ public final class StreamsMain {
         final AtomicInteger full = new AtomicInteger();
         final Semaphore inFlight = new Semaphore(IN_FLIGHT);
 
+        /** Whether events are Datastar patches ({@link StreamContract#datastarEvent}) rather than {@code id:} + {@code data:}. */
+        final boolean datastar;
+
         Stream(boolean lossless) {
+            this(lossless, false);
+        }
+
+        Stream(boolean lossless, boolean datastar) {
             this.lossless = lossless;
+            this.datastar = datastar;
         }
 
         void subscribe(Context context, HttpServerResponse res) {
@@ -83,7 +92,7 @@ public final class StreamsMain {
                         while (full.get() > 0) wait(100);
                     }
                 }
-                Buffer event = Buffer.buffer("id: " + seq + "\ndata: " + data + "\n\n");
+                Buffer event = Buffer.buffer(datastar ? StreamContract.datastarEvent(data) : "id: " + seq + "\ndata: " + data + "\n\n");
                 for (Map.Entry<Context, Set<HttpServerResponse>> e : byContext.entrySet()) {
                     if (e.getValue().isEmpty()) continue;
                     inFlight.acquire();

@@ -55,7 +55,9 @@ public final class Main {
             router.post(Scenario.VALIDATE_PATH).handler(BodyHandler.create(false)).handler(Server::validate);
             router.get(Scenario.PAGE_PATH).handler(ctx ->
                     ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, TEXT_HTML).end(PageData.render()));
-            return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+            return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
+                    // Vert.x's compression (gzip, deflate) for clients that accept it: only the browser-mix scenario
+                    .setCompressionSupported(true))
                     .requestHandler(router)
                     .listen();
         }
