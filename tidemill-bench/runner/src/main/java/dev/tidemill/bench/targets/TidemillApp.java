@@ -1,5 +1,8 @@
 package dev.tidemill.bench.targets;
 
+import static dev.tidemill.html.Tags.div;
+import static dev.tidemill.html.Tags.id;
+
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
@@ -8,6 +11,7 @@ import dev.tidemill.ParamType;
 import dev.tidemill.Response;
 import dev.tidemill.Server;
 import dev.tidemill.SseEvent;
+import dev.tidemill.datastar.Datastar;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Topic;
 import dev.tidemill.bench.common.PageData;
@@ -155,8 +159,11 @@ public final class TidemillApp {
      * @return the event
      */
     static SseEvent datastarPatch(String data) {
-        return SseEvent.data("elements " + StreamContract.fragment(data)).event(StreamContract.DATASTAR_PATCH_ELEMENTS);
+        return DATASTAR.patchElements(div(id("tick"), data)).sse(); // the builder escapes the text; the contract's is digits and a space
     }
+
+    /** Datastar's 1.0 protocol, the one the contract's bytes are. */
+    private static final Datastar DATASTAR = Datastar.v1();
 
     /** The open topic of that name (topics are process-wide, and tests build the app more than once), or a new one. */
     @SuppressWarnings("unchecked")
