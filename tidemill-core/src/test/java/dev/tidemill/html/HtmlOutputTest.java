@@ -68,4 +68,19 @@ class HtmlOutputTest {
         String s = "a".repeat(10_000) + "é<😀>" + "b".repeat(10_000) + "\uD800";
         assertThat(p(s).toString()).isEqualTo("<p>" + "a".repeat(10_000) + "é&lt;😀&gt;" + "b".repeat(10_000) + "\uFFFD</p>");
     }
+
+    @Test
+    void aValueWrittenTwiceIsEscapedForEachPlaceItGoes() {
+        String quoted = "say \"hi\"";      // nothing to escape in text, a quote in an attribute
+        String apostrophe = "it's";
+        String plain = "Ada";
+        assertThat(p(quoted, span(attr("title", quoted), quoted)).toString())
+                .isEqualTo("<p>say \"hi\"<span title=\"say &quot;hi&quot;\">say \"hi\"</span></p>");
+        assertThat(p(apostrophe, span(jsonAttr("data-x", apostrophe), attr("title", apostrophe), apostrophe)).toString())
+                .isEqualTo("<p>it's<span data-x='it&#39;s' title=\"it's\">it's</span></p>");
+        assertThat(a(href(plain), plain, attr("title", plain), Html.comment(plain)).toString())
+                .isEqualTo("<a href=\"Ada\" title=\"Ada\">Ada<!--Ada--></a>");
+        String amp = "a&b";
+        assertThat(p(amp, attr("title", amp), amp).toString()).isEqualTo("<p title=\"a&amp;b\">a&amp;ba&amp;b</p>");
+    }
 }
