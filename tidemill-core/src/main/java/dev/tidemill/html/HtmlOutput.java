@@ -100,7 +100,6 @@ final class HtmlOutput {
     void release() {
         inUse = false;
         pos = 0;
-        plain1 = plain2 = null;
         if (buf.length > KEPT_BYTES) buf = new byte[16 * 1024];
     }
 
@@ -181,16 +180,9 @@ final class HtmlOutput {
     HtmlOutput encode(String s, Escape how) {
         int n = s.length();
         long rewrites = how.rewrites;
-        if (s == plain1 && (rewrites & ~plainFor1) == 0 || s == plain2 && (rewrites & ~plainFor2) == 0) {
-            room(n); // checked a moment ago: ASCII with none of these characters
-            s.getBytes(0, n, buf, pos);
-            pos += n;
-            return this;
-        }
         int i = 0;
         while (i < n) {
             int run = plain(s, i, n, rewrites);
-            if (run == n && i == 0) remember(s, rewrites);
             if (run > i) { // ASCII that stays as it is: copied in one call, not char by char
                 room(run - i);
                 s.getBytes(i, run, buf, pos);
@@ -228,26 +220,6 @@ final class HtmlOutput {
             pos = p;
         }
         return this;
-    }
-
-    /**
-     * The last two strings found to be ASCII without a character their escaping rewrites, and
-     * those escapings' masks. A value is often written twice in a row, as an attribute and as
-     * text ({@code <a href="mailto:x">x</a>}, {@code data-name="x"}...{@code x}); the second time
-     * it is copied without a look at its chars, when the first escaping rewrote at least what the
-     * second does. Compared by identity, so it costs two comparisons per string. Strings are
-     * immutable, so a remembered one cannot change; {@link #release()} forgets them.
-     */
-    private String plain1;
-    private String plain2;
-    private long plainFor1;
-    private long plainFor2;
-
-    private void remember(String s, long rewrites) {
-        plain2 = plain1;
-        plainFor2 = plainFor1;
-        plain1 = s;
-        plainFor1 = rewrites;
     }
 
     /**
