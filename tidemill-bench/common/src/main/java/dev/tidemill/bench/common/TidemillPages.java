@@ -55,9 +55,11 @@ public final class TidemillPages {
     /**
      * The baked page: a page template and a row template baked once (class initialisation); a call
      * fills them. A template has no conditionals, so the row's class and status text are chosen
-     * here and passed in, as docs/html.md prescribes. Text goes in as {@link #referenceText} (a
-     * {@code String} slot in text would escape {@code & < >} only; the reference also escapes
-     * {@code "}); attribute values go in as {@code String}s, escaped as the reference does.
+     * here and passed in, as docs/html.md prescribes. A row whose text holds no {@code "} goes
+     * through {@code String} slots, as an application writes it; one that does (one in seven) goes
+     * through a second row template whose text slots take {@link #referenceText} (a {@code String}
+     * slot in text escapes {@code & < >} only; the reference also escapes {@code "}). Attribute
+     * values go in as {@code String}s, escaped as the reference does.
      *
      * @param title the page title
      * @param rows the rows
@@ -67,11 +69,21 @@ public final class TidemillPages {
         Html[] out = new Html[rows.size()];
         for (int i = 0; i < out.length; i++) {
             PageData.Row r = rows.get(i);
-            out[i] = Baked.ROW.render(Integer.toString(r.id()), r.active() ? Baked.ACTIVE : Baked.INACTIVE, r.name(),
-                    referenceText(r.name()), r.email(), referenceText(r.email()), referenceText(r.role()),
-                    r.active() ? Baked.ACTIVE_TEXT : Baked.INACTIVE_TEXT, referenceText(r.note()));
+            String id = Integer.toString(r.id());
+            Attr cls = r.active() ? Baked.ACTIVE : Baked.INACTIVE;
+            Html status = r.active() ? Baked.ACTIVE_TEXT : Baked.INACTIVE_TEXT;
+            out[i] = quoteFree(r.name(), r.email(), r.role(), r.note())
+                    ? Baked.ROW.render(id, cls, r.name(), r.name(), r.email(), r.email(), r.role(), status, r.note())
+                    : Baked.QUOTED_ROW.render(id, cls, r.name(), referenceText(r.name()), r.email(), referenceText(r.email()),
+                            referenceText(r.role()), status, referenceText(r.note()));
         }
         return Baked.PAGE.render(referenceText(title), Html.fragment((Object[]) out));
+    }
+
+    /** @return whether no text holds a {@code "}: then Tidemill's own text escaping gives the reference's bytes */
+    private static boolean quoteFree(String... texts) {
+        for (String t : texts) if (t.indexOf('"') >= 0) return false;
+        return true;
     }
 
     /** The templates, in a holder so that a process that only uses the builder never bakes them. */
@@ -88,11 +100,21 @@ public final class TidemillPages {
                                         tbody("\n", rows), "\n"), "\n"), "\n",
                                 footer("50 users"), "\n"), "\n"), "\n"));
 
-        /** One row: id, its class, name (data-name), name text, e-mail (the link), e-mail text, role, status, note. */
-        static final Bake.TemplateN ROW = Bake.bake("row", List.of(String.class, Attr.class, String.class, Html.class,
-                String.class, Html.class, Html.class, Html.class, Html.class), p -> Html.fragment(tr(id("user-" + p[0]),
-                (Attr) p[1], data("name", p[2]), td(p[0]), td(p[3]), td(a(href("mailto:" + p[4]), p[5])), td(p[6]), td(p[7]),
-                td(p[8])), "\n"));
+        /**
+         * One row as an application writes it: id, its class, name (data-name), name text, e-mail
+         * (the link), e-mail text, role, status, note; text in {@code String} slots, escaped
+         * {@code & < >} where it lands.
+         */
+        static final Bake.TemplateN ROW = row("row", String.class);
+        /** The same row with its text as {@link #referenceText} pieces: for the rows whose text holds a {@code "}. */
+        static final Bake.TemplateN QUOTED_ROW = row("quoted-row", Html.class);
+
+        private static Bake.TemplateN row(String name, Class<?> text) {
+            return Bake.bake(name, List.of(String.class, Attr.class, String.class, text, String.class, text, text, Html.class, text),
+                    p -> Html.fragment(tr(id("user-" + p[0]), (Attr) p[1], data("name", p[2]), td(p[0]), td(p[3]),
+                            td(a(href("mailto:" + p[4]), p[5])), td(p[6]), td(p[7]), td(p[8])), "\n"));
+        }
+
         static final Attr ACTIVE = cls("active");
         static final Attr INACTIVE = cls("inactive");
         static final Html ACTIVE_TEXT = Html.text("Active");
