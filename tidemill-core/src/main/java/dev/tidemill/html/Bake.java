@@ -310,7 +310,7 @@ public final class Bake {
                     default -> ((Attr) arg).render(out);
                 }
             }
-            out.bytes(segments[segments.length - 1]);
+            out.segment(segments[segments.length - 1]);
         }
     }
 }

@@ -146,13 +146,6 @@ final class HtmlOutput {
         pos += n;
     }
 
-    /** Appends bytes that are already markup (a baked template's static segments). */
-    HtmlOutput bytes(byte[] b) {
-        room(b.length);
-        System.arraycopy(b, 0, buf, pos, b.length);
-        pos += b.length;
-        return this;
-    }
 
     /** Appends ASCII markup known to need no escaping. */
     @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies the low byte of each char: right for ASCII, and no allocation
