@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * A piece of HTML: an element, escaped text, a comment, a fragment of several, or HTML the
  * application vouches for ({@link #trusted}). Only this package makes them, so whatever reaches a
- * page went through the escaping: text escapes {@code & < >}, attribute values also their quote,
- * attribute names are validated, comments cannot be closed early, and {@code <script>} /
- * {@code <style>} content cannot end its element. Immutable and thread-safe: build a piece once,
+ * page went through the escaping: text and double-quoted attribute values escape {@code & < > "},
+ * single-quoted values {@code & < > '}, attribute names are validated, comments cannot be closed
+ * early, and {@code <script>} / {@code <style>} content cannot end its element. Immutable and thread-safe: build a piece once,
  * render it from any thread, any number of times.
  *
  * <p>Build pages with {@link Tags} ({@code import static dev.tidemill.html.Tags.*}); a handler
@@ -40,7 +40,7 @@ public abstract class Html {
     }
 
     /**
-     * @param text any text: {@code & < >} are escaped
+     * @param text any text: {@code & < > "} are escaped
      * @return the text as HTML
      */
     public static Html text(CharSequence text) {

@@ -23,8 +23,12 @@ final class HtmlOutput {
     enum Escape {
         /** Markup, as is: tag names, pre-checked attribute names, trusted HTML. */
         NONE(0),
-        /** Text content: {@code & < >}. */
-        TEXT(1L << '&' | 1L << '<' | 1L << '>'),
+        /**
+         * Text content: {@code & < > "}. The quote needs no escaping in text, but with it text
+         * and a double-quoted attribute value share one rule, so a value written as both
+         * ({@code data-name="x"} then {@code x}) is scanned once (see {@link #lastPlain}).
+         */
+        TEXT(1L << '&' | 1L << '<' | 1L << '>' | 1L << '"'),
         /** A double-quoted attribute value: {@code & < > "}. */
         DOUBLE_QUOTED(1L << '&' | 1L << '<' | 1L << '>' | 1L << '"'),
         /** A single-quoted attribute value (JSON in attributes): {@code & < > '}. */

@@ -71,11 +71,11 @@ class HtmlOutputTest {
 
     @Test
     void aValueWrittenTwiceIsEscapedForEachPlaceItGoes() {
-        String quoted = "say \"hi\"";      // nothing to escape in text, a quote in an attribute
+        String quoted = "say \"hi\"";      // nothing to escape in a comment, a quote in text and in an attribute
         String apostrophe = "it's";
         String plain = "Ada";
-        assertThat(p(quoted, span(attr("title", quoted), quoted)).toString())
-                .isEqualTo("<p>say \"hi\"<span title=\"say &quot;hi&quot;\">say \"hi\"</span></p>");
+        assertThat(p(Html.comment(quoted), quoted, span(attr("title", quoted), quoted)).toString())
+                .isEqualTo("<p><!--say \"hi\"-->say &quot;hi&quot;<span title=\"say &quot;hi&quot;\">say &quot;hi&quot;</span></p>");
         assertThat(p(apostrophe, span(jsonAttr("data-x", apostrophe), attr("title", apostrophe), apostrophe)).toString())
                 .isEqualTo("<p>it's<span data-x='it&#39;s' title=\"it's\">it's</span></p>");
         assertThat(a(href(plain), plain, attr("title", plain), Html.comment(plain)).toString())

@@ -253,10 +253,8 @@ public final class HtmlSuite {
             Object v = r.fingerprint() == null ? null : r.fingerprint().get(k);
             if (v != null) b.append("| ").append(k).append(" | ").append(String.valueOf(v).replace("|", "\\|")).append(" |\n");
         }
-        b.append("\nEscaping: the reference writes `& < > \"` as entities in text and attributes alike. Tidemill escapes `\"` only ")
-                .append("in attribute values, so the text of a row that holds a `\"` (one in seven) goes through `TidemillPages.referenceText` ")
-                .append("(a trusted `&quot;` between pieces Tidemill escapes; the baked page uses a second row template for those rows, ")
-                .append("plain `String` slots for the others); JTE writes `\"` as `&#34;` and leaves `>` in attributes, so it renders through an ")
+        b.append("\nEscaping: the reference writes `& < > \"` as entities in text and attributes alike. Tidemill escapes the same four in both, so its pages need no adapter; ")
+                .append("JTE writes `\"` as `&#34;` and leaves `>` in attributes, so it renders through an ")
                 .append("`HtmlTemplateOutput` with the reference's rule. j2html (`'` as `&#x27;`), Mustache.java (also `'`, ")
                 .append("`` ` ``, `=`), Pebble, FreeMarker, Thymeleaf and Rocker (`'` as `&#39;`) use their own escapers: the data holds none of ")
                 .append("those characters, so their bytes are the reference's. HtmlFlow escapes text but writes attribute values ")

@@ -5,7 +5,6 @@ import static dev.tidemill.html.Tags.*;
 import dev.tidemill.html.Attr;
 import dev.tidemill.html.Bake;
 import dev.tidemill.html.Html;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +30,7 @@ public final class TidemillPages {
      */
     public static Html builder(String title, List<PageData.Row> rows) {
         return Html.fragment(doctype(), "\n", html(attr("lang", "en"), "\n",
-                head("\n", meta(attr("charset", "utf-8")), "\n", title(referenceText(title)), "\n",
+                head("\n", meta(attr("charset", "utf-8")), "\n", title(title), "\n",
                         link(attr("rel", "stylesheet"), href("/static/admin.css")), "\n"), "\n",
                 body("\n",
                         header(cls("top"), h1("Users"), nav(a(href("/"), "Home"), " ", a(href("/users"), "Users"), " ",
@@ -45,21 +44,18 @@ public final class TidemillPages {
     private static Html builderRow(PageData.Row r) {
         return tr(id("user-" + r.id()), cls(r.active() ? "active" : "inactive"), data("name", r.name()),
                 td(r.id()),
-                td(referenceText(r.name())),
-                td(a(href("mailto:" + r.email()), referenceText(r.email()))),
-                td(referenceText(r.role())),
+                td(r.name()),
+                td(a(href("mailto:" + r.email()), r.email())),
+                td(r.role()),
                 td(r.active() ? "Active" : "Inactive"),
-                td(referenceText(r.note())));
+                td(r.note()));
     }
 
     /**
      * The baked page: a page template and a row template baked once (class initialisation); a call
      * fills them. A template has no conditionals, so the row's class and status text are chosen
-     * here and passed in, as docs/html.md prescribes. A row whose text holds no {@code "} goes
-     * through {@code String} slots, as an application writes it; one that does (one in seven) goes
-     * through a second row template whose text slots take {@link #referenceText} (a {@code String}
-     * slot in text escapes {@code & < >} only; the reference also escapes {@code "}). Attribute
-     * values go in as {@code String}s, escaped as the reference does.
+     * here and passed in, as docs/html.md prescribes. Every value goes in as a {@code String},
+     * escaped where it lands, as an application writes it.
      *
      * @param title the page title
      * @param rows the rows
@@ -72,18 +68,9 @@ public final class TidemillPages {
             String id = Integer.toString(r.id());
             Attr cls = r.active() ? Baked.ACTIVE : Baked.INACTIVE;
             Html status = r.active() ? Baked.ACTIVE_TEXT : Baked.INACTIVE_TEXT;
-            out[i] = quoteFree(r.name(), r.email(), r.role(), r.note())
-                    ? Baked.ROW.render(id, cls, r.name(), r.name(), r.email(), r.email(), r.role(), status, r.note())
-                    : Baked.QUOTED_ROW.render(id, cls, r.name(), referenceText(r.name()), r.email(), referenceText(r.email()),
-                            referenceText(r.role()), status, referenceText(r.note()));
+            out[i] = Baked.ROW.render(id, cls, r.name(), r.name(), r.email(), r.email(), r.role(), status, r.note());
         }
-        return Baked.PAGE.render(referenceText(title), Html.fragment((Object[]) out));
-    }
-
-    /** @return whether no text holds a {@code "}: then Tidemill's own text escaping gives the reference's bytes */
-    private static boolean quoteFree(String... texts) {
-        for (String t : texts) if (t.indexOf('"') >= 0) return false;
-        return true;
+        return Baked.PAGE.render(Html.text(title), Html.fragment((Object[]) out));
     }
 
     /** The templates, in a holder so that a process that only uses the builder never bakes them. */
@@ -102,48 +89,16 @@ public final class TidemillPages {
 
         /**
          * One row as an application writes it: id, its class, name (data-name), name text, e-mail
-         * (the link), e-mail text, role, status, note; text in {@code String} slots, escaped
-         * {@code & < >} where it lands.
+         * (the link), e-mail text, role, status, note.
          */
-        static final Bake.TemplateN ROW = row("row", String.class);
-        /** The same row with its text as {@link #referenceText} pieces: for the rows whose text holds a {@code "}. */
-        static final Bake.TemplateN QUOTED_ROW = row("quoted-row", Html.class);
-
-        private static Bake.TemplateN row(String name, Class<?> text) {
-            return Bake.bake(name, List.of(String.class, Attr.class, String.class, text, String.class, text, text, Html.class, text),
-                    p -> Html.fragment(tr(id("user-" + p[0]), (Attr) p[1], data("name", p[2]), td(p[0]), td(p[3]),
-                            td(a(href("mailto:" + p[4]), p[5])), td(p[6]), td(p[7]), td(p[8])), "\n"));
-        }
+        static final Bake.TemplateN ROW = Bake.bake("row",
+                List.of(String.class, Attr.class, String.class, String.class, String.class, String.class, String.class, Html.class, String.class),
+                p -> Html.fragment(tr(id("user-" + p[0]), (Attr) p[1], data("name", p[2]), td(p[0]), td(p[3]),
+                        td(a(href("mailto:" + p[4]), p[5])), td(p[6]), td(p[7]), td(p[8])), "\n"));
 
         static final Attr ACTIVE = cls("active");
         static final Attr INACTIVE = cls("inactive");
         static final Html ACTIVE_TEXT = Html.text("Active");
         static final Html INACTIVE_TEXT = Html.text("Inactive");
-    }
-
-    private static final Html QUOT = Html.trusted("&quot;");
-
-    /**
-     * Text that renders to the reference's bytes. Tidemill escapes {@code & < >} in text, as the
-     * HTML standard needs; the reference ({@link PageData#escape}) also writes a {@code "} in text as
-     * {@code &quot;}. Same page to a browser, different bytes, so each {@code "} becomes a trusted
-     * {@code &quot;} between pieces that Tidemill still escapes itself. Only the rows with a quote
-     * (one in seven) pay for it; the reference is not weakened.
-     *
-     * @param s text
-     * @return it as HTML that renders as the reference escapes it
-     */
-    public static Html referenceText(String s) {
-        int q = s.indexOf('"');
-        if (q < 0) return Html.text(s);
-        List<Object> parts = new ArrayList<>();
-        int from = 0;
-        for (; q >= 0; q = s.indexOf('"', from)) {
-            if (q > from) parts.add(s.substring(from, q));
-            parts.add(QUOT);
-            from = q + 1;
-        }
-        if (from < s.length()) parts.add(s.substring(from));
-        return Html.fragment(parts.toArray());
     }
 }
