@@ -22,6 +22,7 @@ public final class Route {
     private Long maxBodyBytes;
     private Duration requestTimeout;
     private Boolean compress;
+    private boolean operational;
 
     Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
         this.app = app;
@@ -89,6 +90,25 @@ public final class Route {
         app.checkNotStarted();
         compress = value;
         return this;
+    }
+
+    /**
+     * Marks this route as an operational endpoint, as {@code /livez}, {@code /readyz} and
+     * {@code /metrics} are: it is left out of the OpenAPI document, of request metrics and of the
+     * access log, and rate limits never apply to it. Off by default.
+     *
+     * @param value whether this route is operational
+     * @return this
+     */
+    public Route operational(boolean value) {
+        app.checkNotStarted();
+        operational = value;
+        return this;
+    }
+
+    /** @return whether this route is operational, see {@link #operational(boolean)} */
+    public boolean operational() {
+        return operational;
     }
 
     /** @return the method */
