@@ -5,13 +5,8 @@ import static dev.tidemill.bench.Args.value;
 import dev.tidemill.bench.common.Scenario;
 import dev.tidemill.bench.loadgen.IdleConnections;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,8 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code ./tidemill bench memory [--quick]}: for every JVM target, the time from process start to
@@ -65,10 +58,6 @@ public final class MemorySuite {
     static final String AOT = "-aot";
     /** The target measured with an AOT cache too when no {@code --targets} are given: the default mode. */
     static final String AOT_BY_DEFAULT = "tidemill-loop";
-    /** Rounds of {@link Verifier#check} (every endpoint once) in a training run. */
-    static final int TRAINING_ROUNDS = 3;
-    /** How long a training run may take to exit: the JVM writes the cache (in a second JVM) as it exits. */
-    static final long TRAINING_EXIT_SECONDS = 180;
 
     /**
      * Options.
@@ -177,16 +166,8 @@ public final class MemorySuite {
                          List<Check> preflight, Map<String, Object> configuration, List<Map<String, Object>> targets,
                          List<TargetRow> rows, List<LoopRow> loops, double rssPerLoopKb, double heapPerLoopKb) {}
 
-    /**
-     * A target started with an AOT cache.
-     *
-     * @param training the same target writing the cache ({@code -XX:AOTCacheOutput})
-     * @param cache the cache file
-     */
-    record Aot(Target training, Path cache) {}
-
     private final Settings settings;
-    private final Map<String, Aot> aot = new LinkedHashMap<>();
+    private final AotTraining aot;
     private final PrintStream out;
     private final CpuSets cpus = CpuSets.derive();
     private final Path work;
@@ -203,6 +184,7 @@ public final class MemorySuite {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.aot = new AotTraining(work, cpus, out);
     }
 
     /**
@@ -226,21 +208,7 @@ public final class MemorySuite {
             out.println(t.name() + ":");
             rows.add(measure(t, records));
         }
-        List<LoopRow> loops = new ArrayList<>();
-        for (int n : LOOPS) {
-            Target t = TargetCatalog.tidemill("tidemill-loop-x" + n, Map.of("TIDEMILL_MODE", "loop"), n);
-            try (RunningTarget running = RunningTarget.start(withNmt(t), cpus, work.resolve("loops-" + n))) {
-                firstAnswer(running.port(), System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
-                sleep(SETTLE_MILLIS);
-                long heap = JvmReadings.liveHeapKb(running.pid());
-                LoopRow row = new LoopRow(n, JvmReadings.rssKb(running.pid()), heap, JvmReadings.threads(running.pid()));
-                loops.add(row);
-                out.printf(Locale.ROOT, "tidemill loop x%d: RSS %,d KiB, live heap %,d KiB, %d threads%n", n, row.rssKb(),
-                        row.heapKb(), row.threads());
-            } catch (RuntimeException e) {
-                out.println("tidemill loop x" + n + " FAILED: " + e.getMessage());
-            }
-        }
+        List<LoopRow> loops = LoopLadder.measure(cpus, work, out);
         Map<String, Object> conf = new LinkedHashMap<>();
         conf.put("serverCpus", cpus.serverList());
         conf.put("starts", settings.starts());
@@ -254,13 +222,13 @@ public final class MemorySuite {
         conf.put("rss", "VmRSS of /proc/<pid>/status");
         conf.put("heap", "young + old used of jcmd GC.heap_info right after jcmd GC.run");
         conf.put("aot", "targets named *" + AOT + ": the same target with -XX:AOTCache=<file>, the file written by a "
-                + "training run just before (-XX:AOTCacheOutput=<file>, " + TRAINING_ROUNDS + " rounds of every endpoint, "
+                + "training run just before (-XX:AOTCacheOutput=<file>, " + AotTraining.ROUNDS + " rounds of every endpoint, "
                 + "then SIGTERM; the JVM writes the cache as it exits); not counted in the first-answer time");
         conf.put("firstResponse", "from just before the process is spawned (taskset, then the JVM) to the first 200 '"
                 + Scenario.PLAINTEXT_BODY + "' on a fresh connection");
         Result result = new Result(settings.quick() ? "memory-quick" : "memory", settings.quick(), started,
                 Instant.now().toString(), fingerprint, preflight, conf, records, rows, loops,
-                slope(loops, LoopRow::rssKb), slope(loops, LoopRow::heapKb));
+                LoopLadder.slope(loops, LoopRow::rssKb), LoopLadder.slope(loops, LoopRow::heapKb));
         Path json = ResultFile.write(settings.outDir(), result.suite(), result, MemoryReport.page(result));
         out.println();
         out.print(MemoryReport.markdown(result));
@@ -279,54 +247,19 @@ public final class MemorySuite {
             for (Target t : catalog.all()) {
                 if (!t.jvm()) continue;
                 chosen.add(t);
-                if (t.name().equals(AOT_BY_DEFAULT)) chosen.add(withAot(t));
+                if (t.name().equals(AOT_BY_DEFAULT)) chosen.add(aot.cached(t, AOT));
             }
             return chosen;
         }
         for (String n : names) {
             boolean cached = n.endsWith(AOT);
             Target t = catalog.select(List.of(cached ? n.substring(0, n.length() - AOT.length()) : n)).get(0);
-            if (t.jvm()) chosen.add(cached ? withAot(t) : t);
+            if (t.jvm()) chosen.add(cached ? aot.cached(t, AOT) : t);
         }
         if (chosen.stream().noneMatch(t -> t.name().equals(TargetCatalog.BASELINE))) {
             chosen.add(catalog.select(List.of(TargetCatalog.BASELINE)).get(0));
         }
         return chosen;
-    }
-
-    /** @return {@code t} as {@code <name>-aot}, started with the cache its training run writes */
-    Target withAot(Target t) {
-        Path cache = work.resolve(t.name() + ".aot");
-        Target cached = withFlag(t, "-XX:AOTCache=" + cache);
-        cached = new Target(t.name() + AOT, t.kind(), true, t.plaintextOnly(), cached.launch());
-        aot.put(cached.name(), new Aot(withFlag(t, "-XX:AOTCacheOutput=" + cache), cache));
-        return cached;
-    }
-
-    /**
-     * The training run of an {@link #AOT} target: start it writing the cache, ask every endpoint
-     * {@value #TRAINING_ROUNDS} times, stop it with SIGTERM and wait for the cache.
-     *
-     * @return what went wrong, or empty when the cache was written
-     */
-    private Optional<String> train(Target t, Aot a) {
-        long t0 = System.nanoTime();
-        try (RunningTarget running = RunningTarget.start(withNmt(a.training()), cpus, work.resolve(t.name() + "-training"))) {
-            firstAnswer(running.port(), t0 + TimeUnit.SECONDS.toNanos(60));
-            List<String> wrong = List.of();
-            for (int i = 0; i < TRAINING_ROUNDS; i++) wrong = Verifier.check(running.port(), t.plaintextOnly());
-            if (!wrong.isEmpty()) return Optional.of("training run answered wrong: " + wrong.get(0));
-            boolean exited = running.stop(TRAINING_EXIT_SECONDS);
-            if (!exited || !Files.isRegularFile(a.cache())) {
-                return Optional.of("training run wrote no AOT cache" + (exited ? "" : " (killed after "
-                        + TRAINING_EXIT_SECONDS + " s)") + ": " + running.logTail().replace('\n', ' '));
-            }
-            out.printf(Locale.ROOT, "  AOT cache: %,d KiB, written by a training run of %.1f s%n",
-                    Files.size(a.cache()) / 1024, (System.nanoTime() - t0) / 1e9);
-            return Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.of("training failed: " + e.getMessage());
-        }
     }
 
     private TargetRow measure(Target t, List<Map<String, Object>> records) {
@@ -335,8 +268,8 @@ public final class MemorySuite {
         long rssIdle = -1, heapIdle = -1, rssConns = -1, heapConns = -1;
         Nmt nmtIdle = null, nmtConns = null;
         int answered = 0, failed = 0, closed = 0;
-        Aot cached = aot.get(t.name());
-        Optional<String> untrained = cached == null ? Optional.empty() : train(t, cached);
+        boolean cached = aot.isCached(t);
+        Optional<String> untrained = cached ? aot.train(t) : Optional.empty();
         if (untrained.isPresent()) {
             out.println("  " + untrained.get());
             return new TargetRow(t.name(), firsts, Double.NaN, -1, -1, settings.connections(), 0, 0, 0, -1, -1, Double.NaN,
@@ -373,8 +306,8 @@ public final class MemorySuite {
                     }
                 }
                 rec.put("startup", running.startupLines());
-                if (cached != null) {
-                    running.startupLines().stream().filter(MemorySuite::aotRefused).findFirst()
+                if (cached) {
+                    running.startupLines().stream().filter(AotTraining::refused).findFirst()
                             .ifPresent(line -> notes.add("AOT cache not used: " + line));
                 }
                 out.printf(Locale.ROOT, "  idle: RSS %,d KiB, live heap %,d KiB, NMT committed %s KiB (%s outside the heap); "
@@ -433,13 +366,6 @@ public final class MemorySuite {
         });
     }
 
-    /** @return whether a line of a JVM's output says it could not use its AOT cache */
-    static boolean aotRefused(String line) {
-        String l = line.toLowerCase(Locale.ROOT);
-        return (l.contains("aot") || l.contains("cds") || l.contains("shared archive"))
-                && (l.contains("warning") || l.contains("error") || l.contains("mismatch") || l.contains("disabled"));
-    }
-
     static double median(List<Double> values) {
         if (values.isEmpty()) return Double.NaN;
         List<Double> s = values.stream().sorted().toList();
@@ -447,21 +373,7 @@ public final class MemorySuite {
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
-    /** Least-squares slope of a reading over the loop count (KiB per extra loop); NaN below two points. */
-    static double slope(List<LoopRow> rows, java.util.function.ToLongFunction<LoopRow> reading) {
-        List<LoopRow> ok = rows.stream().filter(r -> reading.applyAsLong(r) >= 0).toList();
-        if (ok.size() < 2) return Double.NaN;
-        double mx = ok.stream().mapToDouble(LoopRow::loops).average().orElse(0);
-        double my = ok.stream().mapToDouble(reading::applyAsLong).average().orElse(0);
-        double num = 0, den = 0;
-        for (LoopRow r : ok) {
-            num += (r.loops() - mx) * (reading.applyAsLong(r) - my);
-            den += (r.loops() - mx) * (r.loops() - mx);
-        }
-        return den == 0 ? Double.NaN : num / den;
-    }
-
-    private static void sleep(long ms) {
+    static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -88,9 +88,9 @@ class MemorySuiteTest {
 
     @Test
     void aJvmThatCouldNotUseItsCacheIsNoticed() {
-        assertThat(MemorySuite.aotRefused("[0.006s][error][aot] Unable to map shared spaces")).isTrue();
-        assertThat(MemorySuite.aotRefused("[0.011s][warning][aot] The AOT cache was created by a different version")).isTrue();
-        assertThat(MemorySuite.aotRefused("[main] INFO dev.tidemill.internal.server.HttpServer - listening on http://127.0.0.1:1"))
+        assertThat(AotTraining.refused("[0.006s][error][aot] Unable to map shared spaces")).isTrue();
+        assertThat(AotTraining.refused("[0.011s][warning][aot] The AOT cache was created by a different version")).isTrue();
+        assertThat(AotTraining.refused("[main] INFO dev.tidemill.internal.server.HttpServer - listening on http://127.0.0.1:1"))
                 .isFalse();
     }
 
@@ -114,9 +114,9 @@ class MemorySuiteTest {
         List<MemorySuite.LoopRow> rows = List.of(new MemorySuite.LoopRow(1, 1000, 100, 20),
                 new MemorySuite.LoopRow(2, 1100, -1, 21), new MemorySuite.LoopRow(4, 1300, 130, 23),
                 new MemorySuite.LoopRow(8, 1700, 170, 27));
-        assertThat(MemorySuite.slope(rows, MemorySuite.LoopRow::rssKb)).isCloseTo(100.0, within(1e-9));
-        assertThat(MemorySuite.slope(rows, MemorySuite.LoopRow::heapKb)).isCloseTo(10.0, within(1e-9));
-        assertThat(MemorySuite.slope(rows.subList(0, 1), MemorySuite.LoopRow::rssKb)).isNaN();
+        assertThat(LoopLadder.slope(rows, MemorySuite.LoopRow::rssKb)).isCloseTo(100.0, within(1e-9));
+        assertThat(LoopLadder.slope(rows, MemorySuite.LoopRow::heapKb)).isCloseTo(10.0, within(1e-9));
+        assertThat(LoopLadder.slope(rows.subList(0, 1), MemorySuite.LoopRow::rssKb)).isNaN();
         assertThat(MemorySuite.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
         assertThat(MemorySuite.median(List.of(4.0, 1.0))).isEqualTo(2.5);
     }
