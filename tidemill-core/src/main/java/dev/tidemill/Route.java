@@ -1,5 +1,6 @@
 package dev.tidemill;
 
+import dev.tidemill.internal.openapi.RouteKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,6 +24,7 @@ public final class Route {
     private Duration requestTimeout;
     private Boolean compress;
     private boolean operational;
+    private final RouteDocs docs = new RouteDocs();
 
     Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
         this.app = app;
@@ -104,6 +106,141 @@ public final class Route {
         app.checkNotStarted();
         operational = value;
         return this;
+    }
+
+    /**
+     * Declares the route's request body as JSON of this type (a record or bean), for the OpenAPI
+     * document and for {@link Request#body(Class)}: a request with another media type, a form
+     * included, is answered 415. Without a declaration the binder takes JSON or a form.
+     *
+     * @param type what the handler binds with {@link Request#body(Class)}
+     * @return this
+     */
+    public Route body(Class<?> type) {
+        app.checkNotStarted();
+        docs.body(type, RouteDocs.JSON);
+        return this;
+    }
+
+    /**
+     * Declares the route's request body as a URL-encoded form ({@code application/x-www-form-urlencoded})
+     * bound to this type; JSON is then answered 415. See {@link #body(Class)}.
+     *
+     * @param type what the handler binds with {@link Request#body(Class)}
+     * @return this
+     */
+    public Route form(Class<?> type) {
+        app.checkNotStarted();
+        docs.body(type, RouteDocs.FORM);
+        return this;
+    }
+
+    /**
+     * Declares what a successful response carries (status 200), for the OpenAPI document; a lambda
+     * hides its return type. A record, enum or collection is JSON, a {@code String} text, a
+     * {@code byte[]} octets. Nothing is checked at run time.
+     *
+     * @param type the returned value's type
+     * @return this
+     */
+    public Route returns(Class<?> type) {
+        return returns(200, type);
+    }
+
+    /**
+     * Like {@link #returns(Class)} with another success status, e.g. 201.
+     *
+     * @param status 200-299
+     * @param type the returned value's type ({@code Void.class} for no body)
+     * @return this
+     */
+    public Route returns(int status, Class<?> type) {
+        app.checkNotStarted();
+        docs.returns(status, type);
+        return this;
+    }
+
+    /** @param text one-line summary for the OpenAPI document @return this */
+    public Route summary(String text) {
+        app.checkNotStarted();
+        docs.summary = RouteDocs.text("summary", text);
+        return this;
+    }
+
+    /** @param text longer description (CommonMark) for the OpenAPI document @return this */
+    public Route description(String text) {
+        app.checkNotStarted();
+        docs.description = RouteDocs.text("description", text);
+        return this;
+    }
+
+    /** @param names tags grouping this operation in the OpenAPI document (added to earlier ones) @return this */
+    public Route tags(String... names) {
+        app.checkNotStarted();
+        for (String n : names) docs.tags.add(RouteDocs.text("tag", n));
+        return this;
+    }
+
+    /**
+     * @param id the OpenAPI {@code operationId}, replacing the one derived from method and pattern
+     *     ({@code GET /items/{id}} is {@code getItemsById}); letters, digits, {@code _ . -}; two
+     *     operations with one id are refused when the document is built
+     * @return this
+     */
+    public Route operationId(String id) {
+        app.checkNotStarted();
+        docs.operationId = RouteDocs.operationIdText(id);
+        return this;
+    }
+
+    /** @return the declared request body type, if any ({@link #body(Class)} or {@link #form(Class)}) */
+    public Optional<Class<?>> body() {
+        return Optional.ofNullable(docs.bodyType);
+    }
+
+    /** @return {@code application/json} or {@code application/x-www-form-urlencoded} when a body is declared */
+    public Optional<String> bodyMediaType() {
+        return Optional.ofNullable(docs.bodyMediaType);
+    }
+
+    /** @return the declared success response type, if any */
+    public Optional<Class<?>> returns() {
+        return Optional.ofNullable(docs.returnType);
+    }
+
+    /** @return the declared success status; 200 unless {@link #returns(int, Class)} said otherwise */
+    public int returnStatus() {
+        return docs.returnStatus;
+    }
+
+    /** @return the summary, if set */
+    public Optional<String> summary() {
+        return Optional.ofNullable(docs.summary);
+    }
+
+    /** @return the description, if set */
+    public Optional<String> description() {
+        return Optional.ofNullable(docs.description);
+    }
+
+    /** @return the tags, in order */
+    public List<String> tags() {
+        return List.copyOf(docs.tags);
+    }
+
+    /** @return the operationId set with {@link #operationId(String)}, if any */
+    public Optional<String> operationId() {
+        return Optional.ofNullable(docs.operationId);
+    }
+
+    /** What the route serves, for the OpenAPI document: set by {@link Routes#ws} and {@link Routes#assets}. */
+    Route kind(RouteKind value) {
+        docs.kind = value;
+        return this;
+    }
+
+    RouteKind kind() {
+        return docs.kind;
     }
 
     /** @return whether this route is operational, see {@link #operational(boolean)} */

@@ -68,7 +68,7 @@ public interface Routes {
         java.util.Objects.requireNonNull(options, "options");
         java.util.Objects.requireNonNull(handler, "handler");
         Response upgrade = Response.webSocket(options, handler);
-        return get(pattern, request -> upgrade);
+        return get(pattern, request -> upgrade).kind(dev.tidemill.internal.openapi.RouteKind.WEBSOCKET);
     }
 
     /**
@@ -95,7 +95,7 @@ public interface Routes {
         String pattern = (prefix.equals("/") ? "" : prefix) + StaticAssets.catchAll();
         Route route = get(pattern, assets.handler()).mode(ExecutionMode.IO).compress(false);
         assets.mounted(route.pattern());
-        return route;
+        return route.kind(dev.tidemill.internal.openapi.RouteKind.ASSETS);
     }
 
     /**

@@ -31,6 +31,7 @@ public final class Tidemill implements Routes {
     private final List<Filter> filters = new ArrayList<>();
     private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
     private JsonCodec json;
+    private OpenApiRoutes openApi;
     private volatile boolean started;
 
     private Tidemill(Config config) {
@@ -90,6 +91,52 @@ public final class Tidemill implements Routes {
         return this;
     }
 
+    /**
+     * Serves this app's OpenAPI 3.1 document and Swagger UI, as {@code settings} say (by default
+     * {@code /openapi.json} and {@code /docs}). The document is built at {@link #start()} from every
+     * route registered by then; two operations with one operationId make {@code start} throw. The
+     * UI needs {@code org.webjars:swagger-ui} on the class path. See docs/openapi.md.
+     *
+     * @param settings title, version, paths
+     * @return this
+     * @throws IllegalStateException if called twice, or the UI is on and its jar is missing
+     */
+    public Tidemill openApi(OpenApi settings) {
+        checkNotStarted();
+        Objects.requireNonNull(settings, "settings");
+        if (openApi != null) throw new IllegalStateException("openApi(...) was already called on this app");
+        openApi = OpenApiRoutes.register(this, settings);
+        return this;
+    }
+
+    /** @return the OpenAPI document as {@code openapi} prints it: the app's settings, else {@link OpenApi#DEFAULTS} */
+    byte[] openApiDocument() {
+        return OpenApiRoutes.document(openApi == null ? OpenApi.DEFAULTS : openApi.settings(), routes);
+    }
+
+    /**
+     * Runs the command line of an app's {@code main}: {@code serve} (the default: {@link #run()}),
+     * {@code routes}, {@code openapi} (the document on stdout, no server started), {@code settings}
+     * (every {@code TIDEMILL_*} variable, its default and whether it is set, never its value) and
+     * {@code --help}. A bad argument prints one line on stderr and exits with status 2. See docs/cli.md.
+     *
+     * @param args the arguments of {@code main}
+     */
+    public void run(String[] args) {
+        run(args, server -> { });
+    }
+
+    /**
+     * Like {@link #run(String[])}, calling {@code started} once {@code serve} listens.
+     *
+     * @param args the arguments of {@code main}
+     * @param started called with the running server, on the calling thread
+     */
+    public void run(String[] args, java.util.function.Consumer<Server> started) {
+        int status = AppCommand.execute(this, args, System.out, System.err, started);
+        if (status != 0) System.exit(status);
+    }
+
     /** @return every registered route, in registration order */
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
@@ -106,6 +153,7 @@ public final class Tidemill implements Routes {
             if (started) throw new IllegalStateException("this app was already started");
             started = true;
         }
+        if (openApi != null) openApi.build(routes); // before binding: a duplicate operationId fails the start
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
     }

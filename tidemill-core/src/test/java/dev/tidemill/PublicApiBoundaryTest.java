@@ -21,7 +21,7 @@ class PublicApiBoundaryTest {
             Tidemill.class, Config.class, Config.Builder.class, Limits.class, Limits.Builder.class, Timeouts.class,
             Timeouts.Builder.class, Compression.class, Compression.Builder.class, StaticAssets.class,
             StaticAssets.Builder.class, Request.class,
-            Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class,
+            Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class, OpenApi.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,

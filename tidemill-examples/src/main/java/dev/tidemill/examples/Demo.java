@@ -2,6 +2,7 @@ package dev.tidemill.examples;
 
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
+import dev.tidemill.OpenApi;
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Problem;
@@ -73,17 +74,17 @@ public final class Demo {
     public static Tidemill create(Config config) {
         Tidemill app = Tidemill.create(config);
         app.get("/", req -> Response.ok().text("Tidemill demo. Routes:\n" + describe(app.routes())));
-        app.get("/hello", req -> "Hello, World!");
-        app.get("/json", req -> new Message("Hello, World!"));
+        app.get("/hello", req -> "Hello, World!").returns(String.class);
+        app.get("/json", req -> new Message("Hello, World!")).returns(Message.class);
         app.get("/items/{id}", req -> new Item(req.param(ITEM_ID), req.param(VERBOSE), req.param(TAGS)))
-                .params(ITEM_ID, VERBOSE, TAGS);
+                .params(ITEM_ID, VERBOSE, TAGS).returns(Item.class);
         app.get("/search", req -> Map.of("q", req.param(Q), "limit", req.param(LIMIT),
                         "since", req.param(SINCE).map(LocalDate::toString).orElse("any")))
                 .params(Q, LIMIT, SINCE);
         app.post("/users", req -> {
             NewUser u = req.body(NewUser.class);
             return Response.status(201).json(new User(1, u.name(), u.age()));
-        });
+        }).body(NewUser.class).returns(201, User.class).summary("Create a user").tags("users");
         app.get("/work", req -> {
             long us = Math.min(req.param(MICROS), 1_000_000L);
             return "worked " + burn(us) + " us\n";
@@ -124,7 +125,7 @@ public final class Demo {
             ChatMessage m = req.body(ChatMessage.class);
             long id = rooms.publish(roomSubject(req.param(ROOM)), m.text());
             return Response.status(202).json(Map.of("id", id));
-        }).params(ROOM);
+        }).params(ROOM).body(ChatMessage.class).summary("Post a message to a room").tags("rooms");
         app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))
                 .params(ROOM);
         app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
@@ -134,6 +135,7 @@ public final class Demo {
                 .classpath(Demo.class, "/" + LiveBoard.DATASTAR_CLIENT, "/" + LiveBoard.STYLESHEET).build();
         app.assets("/assets", assets); // hashed names, immutable caching, br/zstd/gzip forms made at start
         LiveBoard.register(app, assets);
+        app.openApi(OpenApi.builder().title("Tidemill demo").version("0.1.0").build()); // /openapi.json and /docs
         return app;
     }
 
@@ -204,7 +206,7 @@ public final class Demo {
     /**
      * Runs the demo until SIGTERM or SIGINT.
      *
-     * @param args ignored; use TIDEMILL_* variables
+     * @param args a command: serve (the default), routes, openapi, settings, --help; settings come from TIDEMILL_* variables
      */
     public static void main(String[] args) {
         Config config;
@@ -216,7 +218,7 @@ public final class Demo {
             return;
         }
         Tidemill app = create(config);
-        app.run(server -> System.out.println(banner(app, server)));
+        app.run(args, server -> System.out.println(banner(app, server)));
     }
 
     static String banner(Tidemill app, Server server) {
@@ -230,6 +232,8 @@ public final class Demo {
         }
         b.append("Live page (open it in two browser tabs; what one posts, the other shows at once):\n");
         b.append("  ").append(base).append("/board\n");
+        b.append("OpenAPI 3.1 document and Swagger UI:\n");
+        b.append("  ").append(base).append("/openapi.json\n  ").append(base).append("/docs\n");
         b.append("Try:\n");
         for (String path : List.of("/hello", "/json", "/items/42?verbose=yes&tag=a&tag=b", "/items/abc",
                 "/search?q=tide&limit=3&since=2026-11-01", "/work?us=500", "/sleep?ms=100", "/async?ms=50", "/stream?n=3")) {

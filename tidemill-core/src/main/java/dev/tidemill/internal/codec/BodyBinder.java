@@ -46,6 +46,8 @@ public final class BodyBinder {
         static final JacksonCodec FORMS = new JacksonCodec(true);
     }
 
+    private static final String FORM = "application/x-www-form-urlencoded";
+
     private final JsonCodec json;
 
     private final int maxFormFields;
@@ -67,16 +69,36 @@ public final class BodyBinder {
      * @return the bound and valid value
      */
     public <T> T bind(Optional<String> contentType, byte[] body, Class<T> type) {
+        return bind(contentType, body, type, Optional.empty());
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}, if any
+     * @param body the body bytes
+     * @param type target type
+     * @param declared the one media type the route declared ({@code application/json} or
+     *     {@code application/x-www-form-urlencoded}); empty to take either
+     * @param <T> target type
+     * @return the bound and valid value
+     */
+    public <T> T bind(Optional<String> contentType, byte[] body, Class<T> type, Optional<String> declared) {
         String mediaType = contentType.map(BodyBinder::mediaType).orElse("");
+        boolean isJson = mediaType.equals("application/json") || mediaType.endsWith("+json");
+        boolean isForm = mediaType.equals("application/x-www-form-urlencoded");
+        if (declared.isPresent() && (declared.get().equals(FORM) ? !isForm : !isJson)) {
+            throw new ProblemException(Problem.of(415, "Unsupported Media Type",
+                    (contentType.isEmpty() ? "Content-Type is missing" : "this route takes one media type")
+                            + "; expected " + declared.get()));
+        }
         T value;
-        if (mediaType.equals("application/json") || mediaType.endsWith("+json")) {
+        if (isJson) {
             try {
                 value = json.read(body, type);
             } catch (JsonCodec.MalformedJsonException e) {
                 throw new ProblemException(Problem.of(400, "Malformed JSON", e.getMessage()));
             }
             if (value == null) throw new ProblemException(Problem.of(400, "Malformed JSON", "the body is JSON null"));
-        } else if (mediaType.equals("application/x-www-form-urlencoded")) {
+        } else if (isForm) {
             value = bindForm(body, charset(contentType.get()), type);
         } else {
             throw new ProblemException(Problem.of(415, "Unsupported Media Type",

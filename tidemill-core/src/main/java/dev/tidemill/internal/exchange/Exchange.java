@@ -364,7 +364,8 @@ public final class Exchange implements Request, Runnable {
 
     @Override
     public <T> T body(Class<T> type) {
-        return context.binder().bind(header("Content-Type"), body(), type);
+        // A route that declared its body (Route.body/form) takes only that media type.
+        return context.binder().bind(header("Content-Type"), body(), type, endpoint.route().bodyMediaType());
     }
 
     @Override

@@ -1,0 +1,55 @@
+package dev.tidemill;
+
+import dev.tidemill.internal.openapi.RouteKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a {@link Route} declares for its description rather than for routing: body and response
+ * types, summary, tags, operationId. Kept apart so that {@code Route} stays about the request path.
+ */
+final class RouteDocs {
+    static final String JSON = "application/json";
+    static final String FORM = "application/x-www-form-urlencoded";
+
+    Class<?> bodyType;
+    String bodyMediaType;
+    Class<?> returnType;
+    int returnStatus = 200;
+    String summary;
+    String description;
+    String operationId;
+    final List<String> tags = new ArrayList<>();
+    RouteKind kind = RouteKind.HTTP;
+
+    void body(Class<?> type, String mediaType) {
+        Objects.requireNonNull(type, "type");
+        if (type.isPrimitive() || type == String.class || type == byte[].class) {
+            throw new IllegalArgumentException("a declared body binds to a record or bean, not " + type.getSimpleName());
+        }
+        bodyType = type;
+        bodyMediaType = mediaType;
+    }
+
+    void returns(int status, Class<?> type) {
+        Objects.requireNonNull(type, "type");
+        if (status < 200 || status > 299) throw new IllegalArgumentException("a declared return status is 2xx, not " + status);
+        returnStatus = status;
+        returnType = type;
+    }
+
+    static String text(String what, String value) {
+        Objects.requireNonNull(value, what);
+        if (value.isBlank()) throw new IllegalArgumentException(what + " must not be blank");
+        return value;
+    }
+
+    static String operationIdText(String id) {
+        Objects.requireNonNull(id, "operationId");
+        if (id.isEmpty() || !id.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '-'))) {
+            throw new IllegalArgumentException("operationId must be letters, digits, '_', '.' or '-': " + id);
+        }
+        return id;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tidemill.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidemill.testing.TestClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The demo's Swagger UI in a real browser, set up as {@link LiveBoardBrowserTest} is (Debian's
+ * headless Chromium driven by playwright-core from npm): {@code /docs} loads the UI from the
+ * webjar, fetches {@code /openapi.json} and lists every operation of the document, with no console
+ * error and no request leaving the server (no CDN). Fails, rather than skips, without Chromium or
+ * Node.js.
+ */
+@Timeout(120)
+class SwaggerUiBrowserTest {
+    private static TestClient client;
+
+    @BeforeAll
+    static void start() {
+        client = TestClient.start(Demo.create(TestClient.config().build()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) client.close();
+    }
+
+    @Test
+    void docsListsTheDemosOperations() throws Exception {
+        Path web = Path.of("target", "web").toAbsolutePath();
+        Path script = web.resolve("docs.mjs");
+        assertThat(script).as("the build copies the browser script next to node_modules").exists();
+        assertThat(web.resolve("node_modules/playwright-core")).exists();
+        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
+        assertThat(Path.of(chromium)).as("Debian's chromium").exists();
+
+        Path shot = Path.of("target", "docs.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        String base = "http://127.0.0.1:" + client.port();
+        Process node = new ProcessBuilder("node", script.toString(), base, shot.toString()).directory(web.toFile()).start();
+        byte[] out = node.getInputStream().readAllBytes();
+        String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(node.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        assertThat(node.exitValue()).as("node exit; stderr: %s", err).isZero();
+        String stdout = new String(out, StandardCharsets.UTF_8).strip();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> seen = JsonMapper.builder().build().readValue(stdout.substring(stdout.lastIndexOf('\n') + 1), Map.class);
+
+        assertThat(seen.get("error")).as("the script's failure").isNull();
+        assertThat(seen.get("specStatus")).isEqualTo(200);
+        assertThat((String) seen.get("title")).startsWith("Tidemill demo");
+        int operations = 0;
+        for (var path : client.get("/openapi.json").jsonTree().get("paths").properties()) operations += path.getValue().size();
+        assertThat(seen.get("operations")).as("one .opblock per operation of the document").isEqualTo(operations);
+        assertThat(strings(seen.get("paths"))).contains("/users", "/items/{id}", "/rooms/{room}/messages");
+        assertThat(strings(seen.get("usersResponses"))).contains("201", "422");
+        assertThat((List<?>) seen.get("consoleErrors")).isEmpty();
+        assertThat((List<?>) seen.get("pageErrors")).isEmpty();
+        assertThat((List<?>) seen.get("failedRequests")).isEmpty();
+        assertThat((List<?>) seen.get("requests")).as("everything from the server itself, no CDN")
+                .allSatisfy(u -> assertThat((String) u).matches("(" + java.util.regex.Pattern.quote(base) + "/|data:).*"));
+        assertThat(Files.size(shot)).isGreaterThan(5_000);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> strings(Object list) {
+        return ((List<Object>) list).stream().map(o -> String.valueOf(o).strip()).toList();
+    }
+}
