@@ -7,4 +7,5 @@ module dev.tidemill.testing {
 
     requires transitive dev.tidemill;
     requires transitive tools.jackson.databind; // TestResponse.jsonTree() returns a JsonNode
+    requires static org.junit.jupiter.api; // @TidemillTest and TidemillExtension, for JUnit users
 }

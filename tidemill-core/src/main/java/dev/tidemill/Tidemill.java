@@ -159,6 +159,24 @@ public final class Tidemill implements Routes {
     }
 
     /**
+     * Serves the app without a socket, for fast tests of handlers: every
+     * {@link InMemoryServer#connect()} gets the HTTP/1.1 pipeline a socket connection gets, on an
+     * in-memory channel, and handlers run in their execution modes. Like {@link #start()}, once per
+     * app.
+     *
+     * @return the app, served in memory; close it to stop its worker loops
+     */
+    public InMemoryServer inMemory() {
+        synchronized (this) {
+            if (started) throw new IllegalStateException("this app was already started");
+            started = true;
+        }
+        JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
+        return dev.tidemill.internal.inmemory.InMemoryHost.start(
+                new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
+    }
+
+    /**
      * Starts, then blocks until SIGTERM or SIGINT, then stops gracefully within
      * {@link Timeouts#shutdownGrace()}; a second signal cuts the grace short. Returns after the stop,
      * so {@code main} can simply end (exit status 0).

@@ -24,6 +24,7 @@ class PublicApiBoundaryTest {
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class, OpenApi.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
+            InMemoryServer.class, InMemoryConnection.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,
             TopicOverflowException.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
             WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class,

@@ -5,7 +5,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ProtocolException;
-import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,7 @@ final class HttpInput {
     /** Most bytes one response body (or one read-until-close) may have. */
     static final int MAX_BODY = 256 * 1024 * 1024;
 
-    private final Socket socket;
+    private final Pipe pipe;
     private final InputStream in;
     private final int timeoutMillis;
     private byte[] buf = new byte[8192];
@@ -31,9 +30,9 @@ final class HttpInput {
     private boolean eof;
     private String context = "the response";
 
-    HttpInput(Socket socket, int timeoutMillis) throws IOException {
-        this.socket = socket;
-        this.in = socket.getInputStream();
+    HttpInput(Pipe pipe, int timeoutMillis) throws IOException {
+        this.pipe = pipe;
+        this.in = pipe.input();
         this.timeoutMillis = timeoutMillis;
     }
 
@@ -89,8 +88,8 @@ final class HttpInput {
     private SocketTimeoutException timeout(SocketTimeoutException cause) throws SocketTimeoutException {
         int ms;
         try {
-            ms = socket.getSoTimeout();
-        } catch (SocketException e) {
+            ms = pipe.readTimeout();
+        } catch (IOException e) {
             ms = timeoutMillis;
         }
         SocketTimeoutException e = new SocketTimeoutException(
@@ -118,8 +117,8 @@ final class HttpInput {
     int probe(long millis) throws IOException {
         if (buffered() > 0) return 1;
         if (eof) return -1;
-        int old = socket.getSoTimeout();
-        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, millis)));
+        int old = pipe.readTimeout();
+        pipe.readTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, millis)));
         try {
             return fill() ? 1 : -1;
         } catch (SocketTimeoutException e) {
@@ -128,7 +127,7 @@ final class HttpInput {
             eof = true; // reset by peer
             return -1;
         } finally {
-            if (!socket.isClosed()) socket.setSoTimeout(old);
+            if (!pipe.isClosed()) pipe.readTimeout(old);
         }
     }
 
@@ -138,13 +137,13 @@ final class HttpInput {
      */
     boolean awaitEof(long millis) throws IOException {
         long deadline = System.nanoTime() + millis * 1_000_000L;
-        int old = socket.getSoTimeout();
+        int old = pipe.readTimeout();
         try {
             while (true) {
                 if (eof) return true;
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) return false;
-                socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, left)));
+                pipe.readTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, left)));
                 try {
                     fill();
                 } catch (SocketTimeoutException e) {
@@ -155,7 +154,7 @@ final class HttpInput {
                 }
             }
         } finally {
-            if (!socket.isClosed()) socket.setSoTimeout(old);
+            if (!pipe.isClosed()) pipe.readTimeout(old);
         }
     }
 

@@ -56,7 +56,7 @@ public final class RawConnection implements AutoCloseable {
      */
     public void shutdownOutput() {
         try {
-            wire.socket.shutdownOutput();
+            wire.pipe.shutdownOutput();
         } catch (IOException e) {
             throw Wire.unchecked(e);
         }

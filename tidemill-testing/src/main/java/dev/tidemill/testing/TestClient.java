@@ -1,6 +1,7 @@
 package dev.tidemill.testing;
 
 import dev.tidemill.Config;
+import dev.tidemill.InMemoryServer;
 import dev.tidemill.Server;
 import dev.tidemill.Tidemill;
 import java.io.IOException;
@@ -33,6 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #connect()} gives a keep-alive connection (also for pipelining), {@link #raw()} one that
  * sends exactly the bytes given, {@link #stream(TestRequest)} a response read chunk by chunk.
  *
+ * <p>{@link #inMemory(Tidemill)} gives the same client without a socket: every connection is an
+ * in-memory one ({@link Tidemill#inMemory()}) through the real HTTP/1.1 pipeline, for fast unit
+ * tests of handlers. Everything but {@link #webSocket}, {@link #port()} and {@link #uri} works
+ * the same way.
+ *
  * <p>I/O failures, timeouts and malformed responses throw {@link java.io.UncheckedIOException},
  * whose cause says what went wrong: {@link java.net.SocketTimeoutException} (the server sent
  * nothing in time), {@link java.io.EOFException} (it closed too early) or
@@ -44,6 +50,7 @@ public final class TestClient implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private final Server server;
+    private final InMemoryServer memory;
     private final boolean ownsServer;
     private final String host;
     private final int port;
@@ -53,12 +60,20 @@ public final class TestClient implements AutoCloseable {
     private volatile boolean closed;
 
     private TestClient(Server server, boolean ownsServer, String host, int port) {
+        this(server, null, ownsServer, host, port);
+    }
+
+    private TestClient(Server server, InMemoryServer memory, boolean ownsServer, String host, int port) {
         this.server = server;
+        this.memory = memory;
         this.ownsServer = ownsServer;
         this.host = host;
         this.port = port;
-        this.hostHeader = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        this.hostHeader = memory != null ? IN_MEMORY_HOST : (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }
+
+    /** The {@code Host} header of in-memory requests (there is no address to name). */
+    static final String IN_MEMORY_HOST = "localhost";
 
     /**
      * A configuration builder for tests: loopback ({@code 127.0.0.1}) and port 0, so the OS picks
@@ -88,6 +103,21 @@ public final class TestClient implements AutoCloseable {
         }
         Server server = app.start();
         return new TestClient(server, true, connectHost(server.host()), server.port());
+    }
+
+    /**
+     * Serves the app in memory ({@link Tidemill#inMemory()}) and returns a client for it: no
+     * socket, no port; each connection is the real HTTP/1.1 pipeline on an in-memory channel, and
+     * handlers run in their execution modes, so replies from worker loops and virtual threads are
+     * waited for as from a socket (bounded by {@link #timeout()}). {@link #close()} stops it.
+     * Requests carry {@code Host: localhost} unless they set {@code Host}.
+     *
+     * @param app an app, not yet started (its host and port are not used)
+     * @return a client talking to the app in memory
+     */
+    public static TestClient inMemory(Tidemill app) {
+        Objects.requireNonNull(app, "app");
+        return new TestClient(null, app.inMemory(), true, IN_MEMORY_HOST, 0);
     }
 
     /**
@@ -128,12 +158,31 @@ public final class TestClient implements AutoCloseable {
      * @throws IllegalStateException for a client made with {@link #connectTo(String, int)}
      */
     public Server server() {
+        if (memory != null) throw new IllegalStateException("this client serves its app in memory: see inMemoryServer()");
         if (server == null) throw new IllegalStateException("this client was made with connectTo: it started no server");
         return server;
     }
 
-    /** @return the port the client connects to (the server's bound port) */
+    /** @return whether this client was made with {@link #inMemory(Tidemill)} */
+    public boolean isInMemory() {
+        return memory != null;
+    }
+
+    /**
+     * @return the in-memory server this client started
+     * @throws IllegalStateException for a client over sockets
+     */
+    public InMemoryServer inMemoryServer() {
+        if (memory == null) throw new IllegalStateException("this client talks over sockets: see server()");
+        return memory;
+    }
+
+    /**
+     * @return the port the client connects to (the server's bound port)
+     * @throws IllegalStateException for an in-memory client, which has none
+     */
     public int port() {
+        if (memory != null) throw new IllegalStateException("an in-memory client has no port");
         return port;
     }
 
@@ -142,6 +191,7 @@ public final class TestClient implements AutoCloseable {
      * @return e.g. {@code http://127.0.0.1:43121/items?id=7}
      */
     public URI uri(String path) {
+        if (memory != null) throw new IllegalStateException("an in-memory client has no address: use a socket client for URIs");
         if (!path.startsWith("/")) throw new IllegalArgumentException("path must start with '/': " + path);
         return URI.create("http://" + hostHeader + path);
     }
@@ -279,6 +329,10 @@ public final class TestClient implements AutoCloseable {
      */
     public WebSocketClient webSocket(String path, String... headers) {
         Objects.requireNonNull(path, "path");
+        if (memory != null) {
+            throw new UnsupportedOperationException("WebSocket connections are not carried in memory (their frames run on a "
+                    + "socket's event loop): start the app with TestClient.start for this test");
+        }
         return WebSocketClient.open(open(), path, headers);
     }
 
@@ -291,14 +345,17 @@ public final class TestClient implements AutoCloseable {
         if (closed) return;
         closed = true;
         for (Wire w : new ArrayList<>(open)) w.close();
-        if (ownsServer) server.close();
+        if (ownsServer && memory != null) memory.close();
+        else if (ownsServer) server.close();
     }
 
     private Wire open() {
         if (closed) throw new IllegalStateException("this TestClient is closed");
         long ms = Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         Wire[] self = new Wire[1];
-        Wire wire = Wire.open(host, port, hostHeader, (int) ms, () -> open.remove(self[0]));
+        Wire wire = memory != null
+                ? Wire.inMemory(memory.connect(), hostHeader, (int) ms, () -> open.remove(self[0]))
+                : Wire.open(host, port, hostHeader, (int) ms, () -> open.remove(self[0]));
         self[0] = wire;
         open.add(wire);
         if (closed) { // close() ran meanwhile

@@ -122,8 +122,8 @@ public final class WebSocketClient implements AutoCloseable {
      */
     public WebSocketClient timeout(Duration timeout) {
         try {
-            wire.socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
-        } catch (SocketException e) {
+            wire.pipe.readTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+        } catch (IOException e) {
             throw Wire.unchecked(e);
         }
         return this;

@@ -1,7 +1,6 @@
 package dev.tidemill.testing;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -9,23 +8,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** One client socket: writes, the buffered reader, and the request/response exchanges on it. */
+/** One client connection (a socket, or in memory): writes, the buffered reader, and the request/response exchanges on it. */
 final class Wire implements AutoCloseable {
     /** How long a request with {@code Expect: 100-continue} waits for the 100 before sending its body anyway. */
     static final int EXPECT_WAIT_MILLIS = 1000;
 
-    final Socket socket;
+    final Pipe pipe;
     final HttpInput in;
     final String hostHeader;
     final int timeoutMillis;
-    private final OutputStream out;
     private final Runnable onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Wire(Socket socket, String hostHeader, int timeoutMillis, Runnable onClose) throws IOException {
-        this.socket = socket;
-        this.in = new HttpInput(socket, timeoutMillis);
-        this.out = socket.getOutputStream();
+    private Wire(Pipe pipe, String hostHeader, int timeoutMillis, Runnable onClose) throws IOException {
+        this.pipe = pipe;
+        this.in = new HttpInput(pipe, timeoutMillis);
         this.hostHeader = hostHeader;
         this.timeoutMillis = timeoutMillis;
         this.onClose = onClose;
@@ -38,7 +35,7 @@ final class Wire implements AutoCloseable {
             s.setTcpNoDelay(true);
             s.connect(new InetSocketAddress(host, port), timeoutMillis);
             s.setSoTimeout(timeoutMillis);
-            return new Wire(s, hostHeader, timeoutMillis, onClose);
+            return new Wire(new Pipe.OfSocket(s), hostHeader, timeoutMillis, onClose);
         } catch (IOException e) {
             try {
                 s.close();
@@ -49,10 +46,19 @@ final class Wire implements AutoCloseable {
         }
     }
 
+    /** A wire over an in-memory connection (no connect: the connection is open already). */
+    static Wire inMemory(dev.tidemill.InMemoryConnection connection, String hostHeader, int timeoutMillis, Runnable onClose) {
+        try {
+            return new Wire(new Pipe.InMemory(connection, timeoutMillis), hostHeader, timeoutMillis, onClose);
+        } catch (IOException e) {
+            connection.close();
+            throw unchecked(e);
+        }
+    }
+
     /** Writes all bytes in one write call. */
     void write(byte[] bytes) throws IOException {
-        out.write(bytes);
-        out.flush();
+        pipe.write(bytes);
     }
 
     /** Sends one request and reads its response; honours {@code Expect: 100-continue}. */
@@ -126,7 +132,7 @@ final class Wire implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
         try {
-            socket.close();
+            pipe.close();
         } catch (IOException ignored) {
             // closing a client socket: nothing to do about a failure
         } finally {

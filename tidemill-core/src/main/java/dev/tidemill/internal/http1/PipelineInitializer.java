@@ -77,12 +77,26 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
 
     /** Builds the pipeline on any channel (a socket here; an {@code EmbeddedChannel} in tests). */
     void configure(Channel ch) {
+        configure(ch, null);
+    }
+
+    /**
+     * Builds the pipeline with its handlers on {@code loop} instead of the channel's own event loop
+     * (null: the channel's). The in-memory transport needs this: an {@code EmbeddedChannel}'s loop
+     * runs tasks only when its caller asks and says "in the loop" to every thread, so worker
+     * threads' replies would write to the connection from their own threads; on a real loop they
+     * are handed over as on a socket.
+     *
+     * @param ch the connection's channel
+     * @param loop the loop the HTTP/1.1 handlers run on, or null
+     */
+    public void configure(Channel ch, EventLoop loop) {
         connections.add(ch);
         ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
-        ResponseBatcher batcher = batchers.computeIfAbsent(ch.eventLoop(), ResponseBatcher::new);
+        ResponseBatcher batcher = batchers.computeIfAbsent(loop != null ? loop : ch.eventLoop(), ResponseBatcher::new);
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
         ch.pipeline()
-                .addLast("decoder", decoder)
-                .addLast("connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
+                .addLast(loop, "decoder", decoder)
+                .addLast(loop, "connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
     }
 }
