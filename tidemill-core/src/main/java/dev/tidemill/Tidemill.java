@@ -31,6 +31,8 @@ public final class Tidemill implements Routes {
     private final List<Filter> filters = new ArrayList<>();
     private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
     private JsonCodec json;
+    private Cors cors = Cors.none();
+    private RateLimit rateLimit;
     private volatile boolean started;
 
     private Tidemill(Config config) {
@@ -90,6 +92,24 @@ public final class Tidemill implements Routes {
         return this;
     }
 
+    /**
+     * @param policy the app's CORS policy: routes and groups without their own use it, and so do
+     *     the server's own answers to requests no route took (404, 405, 501)
+     * @return this
+     */
+    public Tidemill cors(Cors policy) {
+        checkNotStarted();
+        cors = Objects.requireNonNull(policy, "cors");
+        return this;
+    }
+
+    /** @param limit the app's rate limit, for routes and groups without their own @return this */
+    public Tidemill rateLimit(RateLimit limit) {
+        checkNotStarted();
+        rateLimit = Objects.requireNonNull(limit, "rateLimit");
+        return this;
+    }
+
     /** @return every registered route, in registration order */
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
@@ -107,7 +127,8 @@ public final class Tidemill implements Routes {
             started = true;
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
-        return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
+        return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
+                cors, rateLimit));
     }
 
     /**
