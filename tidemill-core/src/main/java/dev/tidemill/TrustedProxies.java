@@ -22,10 +22,10 @@ import java.util.Objects;
  * @param header which header carries the chain; default {@link Header#X_FORWARDED_FOR}
  */
 public record TrustedProxies(List<String> networks, int hops, Header header) {
+    static final Range HOPS = Range.count("trustedHops", 0, 16); // before NONE: its constructor checks it
+
     /** Trust nobody. */
     public static final TrustedProxies NONE = new TrustedProxies(List.of(), 0, Header.X_FORWARDED_FOR);
-
-    static final Range HOPS = Range.count("trustedHops", 0, 16);
 
     /** The header that carries the chain of addresses. */
     public enum Header {
