@@ -184,6 +184,12 @@ class CorsTest {
             TestResponse notAllowed = c.send(TestRequest.of("PATCH", "/items").header("Origin", APP));
             assertThat(notAllowed.status()).isEqualTo(405);
             assertThat(notAllowed.header("Access-Control-Allow-Origin")).contains(APP);
+            TestResponse groupNotAllowed = c.send(TestRequest.of("PATCH", "/cred/me").header("Origin", APP));
+            assertThat(groupNotAllowed.status()).isEqualTo(405);
+            assertThat(groupNotAllowed.header("Access-Control-Allow-Credentials")).as("the path's group policy").contains("true");
+            TestResponse groupPreflight = c.send(TestRequest.of("OPTIONS", "/cred/me").header("Origin", APP)
+                    .header("Access-Control-Request-Method", "PATCH"));
+            assertThat(groupPreflight.status()).as("judged by the group's policy, which lacks PATCH").isEqualTo(403);
             TestResponse tooLarge = c.send(TestRequest.of("POST", "/small").header("Origin", APP).body("text/plain", "0123456789"));
             assertThat(tooLarge.status()).isEqualTo(413);
             assertThat(tooLarge.header("Access-Control-Allow-Origin")).contains(APP);

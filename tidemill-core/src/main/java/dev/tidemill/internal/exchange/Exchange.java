@@ -89,6 +89,8 @@ public final class Exchange implements Request, Runnable {
     volatile StreamingBody stream;
     /** A CORS preflight the gate answered: its headers are complete, no policy is applied again. */
     boolean preflight;
+    /** For a 405: the CORS policy of the routes on this path (there is no endpoint), or null. */
+    dev.tidemill.Cors pathCors;
     private java.net.InetAddress client;
     private Map<String, Object> attributes;
     private Map<String, String> cookies;

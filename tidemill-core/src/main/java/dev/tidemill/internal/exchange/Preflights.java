@@ -17,6 +17,21 @@ import dev.tidemill.internal.routing.Router;
 final class Preflights {
     private Preflights() {}
 
+    /**
+     * The policy of a path whose routes do not take the method asked for: that of a route that
+     * does exist there (routes on one path normally share their group's policy), so the 405 is
+     * readable by the origin, and a preflight for it is judged by the policy scripts see.
+     *
+     * @param allow the methods the path takes, as in {@code Allow}
+     * @return the policy, or {@code appCors}
+     */
+    static Cors pathPolicy(Router<Endpoint> router, String path, String allow, Cors appCors) {
+        for (String m : allow.split(",")) {
+            if (router.match(m.strip(), path) instanceof Router.Found<Endpoint> f) return f.value().cors();
+        }
+        return appCors;
+    }
+
     /** @return whether the request is a preflight (whatever the policy) */
     static boolean is(Exchange ex) {
         return ex.method().equals("OPTIONS") && ex.header("Origin").isPresent()
@@ -31,7 +46,11 @@ final class Preflights {
      */
     static Verdict answer(Exchange ex, Router<Endpoint> router, Cors appCors) {
         String method = ex.header("Access-Control-Request-Method").orElseThrow().strip();
-        Cors policy = router.match(method, ex.path()) instanceof Router.Found<Endpoint> f ? f.value().cors() : appCors;
+        Cors policy = switch (router.match(method, ex.path())) {
+            case Router.Found<Endpoint> f -> f.value().cors();
+            case Router.MethodNotAllowed<Endpoint> m -> pathPolicy(router, ex.path(), m.allow(), appCors);
+            case Router.NotFound<Endpoint> n -> appCors;
+        };
         if (policy == null) return null;
         ex.preflight = true;
         CorsRules.Preflight p = CorsRules.preflight(policy, ex.header("Origin").orElseThrow(), method,

@@ -96,6 +96,7 @@ public final class RouteGate {
             return Verdict.of(404, "Not Found", "no route for " + method + " " + truncate(path));
         }
         if (match instanceof Router.MethodNotAllowed<Endpoint> m) {
+            if (cors) ex.pathCors = Preflights.pathPolicy(router, path, m.allow(), appCors);
             return new Verdict(Problem.of(405, "Method Not Allowed", method + " is not allowed here; allowed: " + m.allow()),
                     false, "Allow", m.allow());
         }
