@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param limits request and connection limits
  * @param timeouts timeouts
  * @param compression response compression (on by default; see {@link Compression})
+ * @param trustedProxies which peers may name the client in {@code X-Forwarded-For}/{@code Forwarded};
+ *     default {@link TrustedProxies#NONE} (trust nobody)
  */
 public record Config(
         String host,
@@ -40,7 +42,8 @@ public record Config(
         boolean debug,
         Limits limits,
         Timeouts timeouts,
-        Compression compression) {
+        Compression compression,
+        TrustedProxies trustedProxies) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -66,6 +69,7 @@ public record Config(
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(trustedProxies, "trustedProxies");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -141,6 +145,7 @@ public record Config(
         private Limits.Builder limits = Limits.builder();
         private Timeouts.Builder timeouts = Timeouts.builder();
         private Compression.Builder compression = Compression.builder();
+        private TrustedProxies trustedProxies = TrustedProxies.NONE;
 
         private Builder() {}
 
@@ -157,6 +162,7 @@ public record Config(
             limits = c.limits.toBuilder();
             timeouts = c.timeouts.toBuilder();
             compression = c.compression.toBuilder();
+            trustedProxies = c.trustedProxies;
         }
 
         /** @param v bind address @return this */
@@ -239,13 +245,30 @@ public record Config(
         public Builder lingerTimeout(Duration v) { timeouts.linger(v); return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { timeouts.shutdownGrace(v); return this; }
+        /** @param v who may name the client in forwarding headers @return this */
+        public Builder trustedProxies(TrustedProxies v) { trustedProxies = v; return this; }
+        /** @param cidrs trusted proxy networks, see {@link TrustedProxies#networks()} @return this */
+        public Builder trustedNetworks(String... cidrs) {
+            trustedProxies = new TrustedProxies(java.util.List.of(cidrs), 0, trustedProxies.header());
+            return this;
+        }
+        /** @param v proxies in front, see {@link TrustedProxies#hops()} @return this */
+        public Builder trustedHops(int v) {
+            trustedProxies = new TrustedProxies(java.util.List.of(), v, trustedProxies.header());
+            return this;
+        }
+        /** @param v the header that carries the chain, see {@link TrustedProxies#header()} @return this */
+        public Builder forwardedHeader(TrustedProxies.Header v) {
+            trustedProxies = new TrustedProxies(trustedProxies.networks(), trustedProxies.hops(), v);
+            return this;
+        }
         /** @param v see {@link Timeouts#ssePing()} @return this */
         public Builder ssePing(Duration v) { timeouts.ssePing(v); return this; }
 
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug, limits.build(), timeouts.build(), compression.build());
+                    serverHeader, debug, limits.build(), timeouts.build(), compression.build(), trustedProxies);
         }
     }
 }

@@ -68,6 +68,12 @@ final class EnvironmentConfig {
         duration("TIDEMILL_SSE_PING", Timeouts.SSE_PING, Config.Builder::ssePing);
         other("TIDEMILL_COMPRESSION", "enabled", "true or false", (b, v) -> b.compression(bool(v)));
         intSize("TIDEMILL_COMPRESSION_MIN_SIZE", Compression.MIN_BYTES, Config.Builder::compressionMinBytes);
+        other("TIDEMILL_TRUSTED_PROXIES", "networks", "a comma-separated list of IP networks (10.0.0.0/8, 2001:db8::/32)",
+                (b, v) -> b.trustedNetworks(java.util.Arrays.stream(v.split(",")).map(String::strip)
+                        .filter(s -> !s.isEmpty()).toArray(String[]::new)));
+        count("TIDEMILL_TRUSTED_HOPS", TrustedProxies.HOPS, " (0 = trust by networks)", Config.Builder::trustedHops);
+        other("TIDEMILL_FORWARDED_HEADER", "header", "one of x-forwarded-for, forwarded",
+                (b, v) -> b.forwardedHeader(enumValue(TrustedProxies.Header.class, v)));
     }
 
     private EnvironmentConfig() {}

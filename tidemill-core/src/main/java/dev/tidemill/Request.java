@@ -72,4 +72,17 @@ public interface Request {
 
     /** @return the client's address */
     InetSocketAddress remoteAddress();
+
+    /**
+     * The client's address: the socket's peer, or, when the peer is a trusted proxy
+     * ({@link Config#trustedProxies()}), the address its {@code X-Forwarded-For} or
+     * {@code Forwarded} header names. Rate limits key by it. A peer that is not an IP socket (an
+     * in-memory channel) is reported as the loopback address.
+     *
+     * @return the client's IP address
+     */
+    default java.net.InetAddress clientAddress() {
+        InetSocketAddress a = remoteAddress();
+        return a.getAddress() != null ? a.getAddress() : java.net.InetAddress.getLoopbackAddress();
+    }
 }

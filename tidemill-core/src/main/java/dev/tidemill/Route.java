@@ -25,6 +25,8 @@ public final class Route {
     private Boolean compress;
     private boolean operational;
     private final RouteDocs docs = new RouteDocs();
+    private Cors cors;
+    private RateLimit rateLimit;
 
     Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
         this.app = app;
@@ -241,6 +243,38 @@ public final class Route {
 
     RouteKind kind() {
         return docs.kind;
+    }
+
+    /**
+     * @param policy the CORS policy of this route, overriding its group's and the app's;
+     *     {@link Cors#none()} turns an inherited one off
+     * @return this
+     */
+    public Route cors(Cors policy) {
+        app.checkNotStarted();
+        cors = Objects.requireNonNull(policy, "cors");
+        return this;
+    }
+
+    /**
+     * @param limit the rate limit of this route, overriding its group's and the app's (one
+     *     object is one budget, shared by every route it is set on)
+     * @return this
+     */
+    public Route rateLimit(RateLimit limit) {
+        app.checkNotStarted();
+        rateLimit = Objects.requireNonNull(limit, "rateLimit");
+        return this;
+    }
+
+    /** @return the CORS policy set on this route itself, if any */
+    public Optional<Cors> cors() {
+        return Optional.ofNullable(cors);
+    }
+
+    /** @return the rate limit set on this route itself, if any */
+    public Optional<RateLimit> rateLimit() {
+        return Optional.ofNullable(rateLimit);
     }
 
     /** @return whether this route is operational, see {@link #operational(boolean)} */

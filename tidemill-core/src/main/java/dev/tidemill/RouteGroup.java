@@ -20,6 +20,8 @@ public final class RouteGroup implements Routes {
     private ExecutionMode mode;
     private Long maxBodyBytes;
     private Duration requestTimeout;
+    private Cors cors;
+    private RateLimit rateLimit;
 
     RouteGroup(Tidemill app, RouteGroup parent, String prefix) {
         this.app = app;
@@ -70,6 +72,30 @@ public final class RouteGroup implements Routes {
         if (value.isZero() || value.isNegative()) throw new IllegalArgumentException("requestTimeout must be positive");
         requestTimeout = value;
         return this;
+    }
+
+    /** @param policy default CORS policy of the group's routes ({@link Cors#none()}: none) @return this */
+    public RouteGroup cors(Cors policy) {
+        app.checkNotStarted();
+        cors = Objects.requireNonNull(policy, "cors");
+        return this;
+    }
+
+    /** @param limit default rate limit of the group's routes, one budget for all of them @return this */
+    public RouteGroup rateLimit(RateLimit limit) {
+        app.checkNotStarted();
+        rateLimit = Objects.requireNonNull(limit, "rateLimit");
+        return this;
+    }
+
+    /** @return the CORS policy set on this group, or inherited */
+    public Optional<Cors> cors() {
+        return cors != null ? Optional.of(cors) : parent().flatMap(RouteGroup::cors);
+    }
+
+    /** @return the rate limit set on this group, or inherited */
+    public Optional<RateLimit> rateLimit() {
+        return rateLimit != null ? Optional.of(rateLimit) : parent().flatMap(RouteGroup::rateLimit);
     }
 
     /** @return the full prefix */

@@ -32,6 +32,8 @@ public final class Tidemill implements Routes {
     private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
     private JsonCodec json;
     private OpenApiRoutes openApi;
+    private Cors cors = Cors.none();
+    private RateLimit rateLimit;
     private volatile boolean started;
 
     private Tidemill(Config config) {
@@ -88,6 +90,24 @@ public final class Tidemill implements Routes {
     public Tidemill json(JsonCodec codec) {
         checkNotStarted();
         json = Objects.requireNonNull(codec, "codec");
+        return this;
+    }
+
+    /**
+     * @param policy the app's CORS policy: routes and groups without their own use it, and so do
+     *     the server's own answers to requests no route took (404, 405, 501)
+     * @return this
+     */
+    public Tidemill cors(Cors policy) {
+        checkNotStarted();
+        cors = Objects.requireNonNull(policy, "cors");
+        return this;
+    }
+
+    /** @param limit the app's rate limit, for routes and groups without their own @return this */
+    public Tidemill rateLimit(RateLimit limit) {
+        checkNotStarted();
+        rateLimit = Objects.requireNonNull(limit, "rateLimit");
         return this;
     }
 
@@ -155,7 +175,8 @@ public final class Tidemill implements Routes {
         }
         if (openApi != null) openApi.build(routes); // before binding: a duplicate operationId fails the start
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
-        return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
+        return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
+                cors, rateLimit));
     }
 
     /**
@@ -173,7 +194,8 @@ public final class Tidemill implements Routes {
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
-                new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec));
+                new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
+                cors, rateLimit));
     }
 
     /**

@@ -34,7 +34,8 @@ class PublicApiBoundaryTest {
             dev.tidemill.datastar.Namespace.class, dev.tidemill.datastar.DatastarEvent.class,
             dev.tidemill.datastar.PatchElements.class, dev.tidemill.datastar.PatchSignals.class,
             dev.tidemill.datastar.ExecuteScript.class, dev.tidemill.datastar.Action.class,
-            dev.tidemill.datastar.SignalLimits.class);
+            dev.tidemill.datastar.SignalLimits.class,
+            Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

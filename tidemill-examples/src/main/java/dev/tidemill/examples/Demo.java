@@ -1,6 +1,8 @@
 package dev.tidemill.examples;
 
 import dev.tidemill.Config;
+import dev.tidemill.Cors;
+import dev.tidemill.RateLimit;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.OpenApi;
 import dev.tidemill.Param;
@@ -8,6 +10,7 @@ import dev.tidemill.ParamType;
 import dev.tidemill.Problem;
 import dev.tidemill.Response;
 import dev.tidemill.Route;
+import dev.tidemill.RouteGroup;
 import dev.tidemill.Server;
 import dev.tidemill.StaticAssets;
 import dev.tidemill.SseEvent;
@@ -47,6 +50,10 @@ public final class Demo {
     static final Param<String> ROOM = Param.path("room");
     /** The chat rooms' topic: one subject per room ({@code room.<name>}), the last 256 messages kept for resuming clients. */
     static final String ROOMS_TOPIC = "demo.rooms";
+    /** The origin the demo's {@code /api} group lets scripts read from (a typical local dev server). */
+    static final String CORS_ORIGIN = "http://localhost:5173";
+    /** {@code GET /limited}: 5 requests per second per client address. */
+    static final RateLimit LIMITED = RateLimit.builder("limited").requests(5).per(Duration.ofSeconds(1)).build();
 
     /** A JSON greeting. */
     public record Message(String message) {}
@@ -136,6 +143,12 @@ public final class Demo {
         app.assets("/assets", assets); // hashed names, immutable caching, br/zstd/gzip forms made at start
         LiveBoard.register(app, assets);
         app.openApi(OpenApi.builder().title("Tidemill demo").version("0.1.0").build()); // /openapi.json and /docs
+        // CORS: scripts on CORS_ORIGIN may call /api (preflights answered by the server); /limited is rate limited
+        RouteGroup api = app.group("/api").cors(Cors.builder().allowOrigins(CORS_ORIGIN).allowMethods("GET", "POST")
+                .allowHeaders("Content-Type").maxAge(Duration.ofMinutes(10)).build());
+        api.get("/hello", req -> new Message("Hello, " + req.header("Origin").orElse("same origin") + "!"))
+                .returns(Message.class).summary("Greets a cross-origin caller").tags("cors");
+        app.get("/limited", req -> "within the limit").rateLimit(LIMITED).returns(String.class).summary("5 per second per client");
         return app;
     }
 
@@ -250,6 +263,10 @@ public final class Demo {
         b.append("WebSocket (websocat, wscat, or new WebSocket(...) in a browser's console):\n");
         b.append("  websocat ").append(ws).append("/ws/echo                   # echoes text and binary\n");
         b.append("  websocat ").append(ws).append("/rooms/lobby/ws            # the same room; send {\"text\": \"hi\"}\n");
+        b.append("CORS (/api allows ").append(CORS_ORIGIN).append(") and a rate limit (/limited: 5 per second per client):\n");
+        b.append("  curl -i -X OPTIONS -H 'Origin: ").append(CORS_ORIGIN)
+                .append("' -H 'Access-Control-Request-Method: POST' ").append(base).append("/api/hello\n");
+        b.append("  for i in 1 2 3 4 5 6; do curl -s -o /dev/null -w '%{http_code} ' ").append(base).append("/limited; done\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }

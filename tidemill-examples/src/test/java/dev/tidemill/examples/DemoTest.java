@@ -43,6 +43,32 @@ class DemoTest {
     }
 
     @Test
+    void theApiGroupAnswersPreflightsAndScriptsOnTheDocumentedOrigin() {
+        TestResponse pre = client.send(dev.tidemill.testing.TestRequest.of("OPTIONS", "/api/hello")
+                .header("Origin", Demo.CORS_ORIGIN).header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type"));
+        assertThat(pre.status()).isEqualTo(204);
+        assertThat(pre.header("Access-Control-Allow-Origin")).hasValue(Demo.CORS_ORIGIN);
+        TestResponse r = client.send(dev.tidemill.testing.TestRequest.get("/api/hello").header("Origin", Demo.CORS_ORIGIN));
+        assertThat(r.header("Access-Control-Allow-Origin")).hasValue(Demo.CORS_ORIGIN);
+        assertThat(r.text()).isEqualTo("{\"message\":\"Hello, " + Demo.CORS_ORIGIN + "!\"}");
+        TestResponse other = client.send(dev.tidemill.testing.TestRequest.get("/api/hello").header("Origin", "https://evil.example"));
+        assertThat(other.header("Access-Control-Allow-Origin")).isEmpty();
+        assertThat(client.send(dev.tidemill.testing.TestRequest.get("/hello").header("Origin", Demo.CORS_ORIGIN))
+                .header("Access-Control-Allow-Origin")).as("outside /api: no CORS").isEmpty();
+    }
+
+    @Test
+    void limitedAdmitsFivePerSecondPerClient() {
+        List<Integer> statuses = new ArrayList<>();
+        try (dev.tidemill.testing.Connection c = client.connect()) {
+            for (int i = 0; i < 20; i++) statuses.add(c.send(dev.tidemill.testing.TestRequest.get("/limited")).status());
+        }
+        assertThat(statuses.subList(0, 5)).containsOnly(200);
+        assertThat(statuses).contains(429);
+    }
+
+    @Test
     void hello() {
         TestResponse r = client.get("/hello");
         assertThat(r.status()).isEqualTo(200);

@@ -16,7 +16,8 @@ import java.util.Map;
  * the CPU cost of a compressed response ({@link CompressionCost}), {@code bench html} the JMH render
  * benchmark ({@link HtmlSuite}), {@code bench pages} the page and the browser mix with and without
  * compression, {@code bench heavy} the heavy fixed-rate load ({@link HeavyLoadSuite}),
- * {@code bench live} the Datastar SSE fan-out, {@code bench report} regenerates
+ * {@code bench live} the Datastar SSE fan-out, {@code bench ratelimit} a rate limit under many
+ * client addresses ({@link RateLimitSuite}), {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
 public final class BenchMain {
@@ -60,6 +61,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the generator runs in this JVM
                 System.out.println("results: " + new HeavyLoadSuite(HeavyLoadSuite.Settings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("ratelimit")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the generator runs in this JVM
+                System.out.println("results: " + new RateLimitSuite(RateLimitSuite.Settings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -80,6 +85,8 @@ public final class BenchMain {
                         + " (page, mix, browser-mix)\n"
                         + "       ./tidemill bench heavy [--quick] [--targets a,b] [--connections N] [--interval S] [--ramp S] "
                         + "[--duration S] [--warmup S] [--out DIR]\n"
+                        + "       ./tidemill bench ratelimit [--quick] [--rate N] [--connections N] [--addresses N] [--rounds N] "
+                        + "[--ramp S] [--duration S] [--out DIR]\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

@@ -31,7 +31,7 @@ class HeavyLoadSuiteTest {
         Histogram h = new Histogram(120_000_000L, 3);
         for (int i = 1; i <= 100; i++) h.recordValue(i * 100L); // 0.1 .. 10 ms
         OpenLoopGenerator.Result r = new OpenLoopGenerator.Result(5_000, 10_000, 20_000, 125_000, 100_000, 3, 2, 5_000,
-                9_000, 9_900, 10_000, 5_050, 12_000, 10, 250, true, h, 1, 0, 24_994, 4);
+                9_000, 9_900, 10_000, 5_050, 12_000, 10, 250, true, h, 1, 0, 24_994, 4, 0);
         HeavyLoadSuite.Row row = HeavyLoadSuite.row("jetty", r, 20, 95.5, 93, 60);
         assertThat(row.errors()).isEqualTo(3 + 2 + 1);
         assertThat(row.answeredPerSec()).isEqualTo(5_000);
@@ -50,7 +50,7 @@ class HeavyLoadSuiteTest {
         Histogram h = new Histogram(120_000_000L, 3);
         h.recordValue(1_000);
         OpenLoopGenerator.Result r = new OpenLoopGenerator.Result(5_000, 10_000, 20_000, 125_000, 100_000, 0, 0, 1_000,
-                1_000, 1_000, 1_000, 1_000, 300, 0, 0, false, h, 0, 0, 25_000, 0);
+                1_000, 1_000, 1_000, 1_000, 300, 0, 0, false, h, 0, 0, 25_000, 0, 0);
         assertThat(HeavyLoadSuite.row("tidemill", r, 20, 40, 30, 35).notes()).isEmpty();
     }
 }

@@ -1,6 +1,10 @@
 package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Config;
+import dev.tidemill.Cors;
+import dev.tidemill.RateLimit;
+import dev.tidemill.internal.ratelimit.Limiter;
+import java.util.function.Function;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Filter;
 import dev.tidemill.Handler;
@@ -24,6 +28,8 @@ import java.util.List;
  * @param maxBodyBytes body limit in bytes
  * @param requestTimeoutNanos request timeout
  * @param compress whether its responses may be compressed (the route's choice, else the config's)
+ * @param cors its CORS policy (the route's, its groups', else the app's), null if none applies
+ * @param limiter its rate limit's state (nearest wins), null if none applies or the route is operational
  */
 public record Endpoint(
         Route route,
@@ -34,9 +40,21 @@ public record Endpoint(
         ExecutionMode mode,
         long maxBodyBytes,
         long requestTimeoutNanos,
-        boolean compress) {
+        boolean compress,
+        Cors cors,
+        Limiter limiter) {
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
+        return resolve(route, appFilters, config, Cors.none(), null, l -> null);
+    }
+
+    /**
+     * @param appCors the app's CORS policy ({@link Cors#none()} if none)
+     * @param appLimit the app's rate limit, or null
+     * @param limiters the state of each rate limit object, one per object
+     */
+    static Endpoint resolve(Route route, List<Filter> appFilters, Config config, Cors appCors, RateLimit appLimit,
+            Function<RateLimit, Limiter> limiters) {
         List<Filter> chain = new ArrayList<>(appFilters);
         List<RouteGroup> groups = new ArrayList<>();
         for (RouteGroup g = route.group().orElse(null); g != null; g = g.parent().orElse(null)) groups.add(g);
@@ -52,9 +70,13 @@ public record Endpoint(
                 .or(() -> route.group().flatMap(RouteGroup::requestTimeout))
                 .orElse(config.timeouts().request()).toNanos();
         String[] names = pathNames(route.pattern());
+        Cors cors = route.cors().or(() -> route.group().flatMap(RouteGroup::cors)).orElse(appCors);
+        RateLimit limit = route.rateLimit().or(() -> route.group().flatMap(RouteGroup::rateLimit)).orElse(appLimit);
+        // operational routes (health, metrics) are never limited: a probe refused by a limit looks like an outage
+        Limiter limiter = limit == null || route.operational() ? null : limiters.apply(limit);
         return new Endpoint(route, route.handler(), chain.toArray(Filter[]::new), names,
                 new ParamCoercer(route.params(), names), mode, body, timeout,
-                route.compress().orElse(config.compression().enabled()));
+                route.compress().orElse(config.compression().enabled()), cors.enabled() ? cors : null, limiter);
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

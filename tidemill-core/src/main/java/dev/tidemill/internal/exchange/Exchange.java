@@ -87,6 +87,11 @@ public final class Exchange implements Request, Runnable {
     volatile Thread virtualThread;
     volatile CompletableFuture<?> awaiting;
     volatile StreamingBody stream;
+    /** A CORS preflight the gate answered: its headers are complete, no policy is applied again. */
+    boolean preflight;
+    /** For a 405: the CORS policy of the routes on this path (there is no endpoint), or null. */
+    dev.tidemill.Cors pathCors;
+    private java.net.InetAddress client;
     private Map<String, Object> attributes;
     private Map<String, String> cookies;
 
@@ -175,7 +180,29 @@ public final class Exchange implements Request, Runnable {
      */
     public void refuse(Problem problem, boolean close, String... extraHeaders) {
         state = RESPONDED;
-        sink.send(this, context.replies().problem(this, problem, close, extraHeaders));
+        send(context.replies().problem(this, problem, close, extraHeaders));
+    }
+
+    /**
+     * Answers a request the gate refused, or answered itself (a CORS preflight's 204).
+     *
+     * @param verdict the gate's verdict
+     * @param close whether the connection must close after it
+     */
+    public void refuse(Verdict verdict, boolean close) {
+        if (verdict.problem() != null) {
+            refuse(verdict.problem(), close, verdict.headers());
+            return;
+        }
+        state = RESPONDED;
+        Reply reply = new Reply(this, 204, List.of(verdict.headers()), null, io.netty.buffer.Unpooled.EMPTY_BUFFER, -1, null,
+                false);
+        send(close ? reply.closing() : reply);
+    }
+
+    /** Hands a reply to the sink, with the CORS headers its policy adds. */
+    void send(Reply reply) {
+        sink.send(this, CorsReplies.apply(this, reply));
     }
 
     /**
@@ -188,7 +215,7 @@ public final class Exchange implements Request, Runnable {
     public boolean expire() {
         if (!casState(RUNNING, TIMED_OUT)) return false;
         abandon();
-        sink.send(this, context.replies().problem(this, Problem.of(504, "Gateway Timeout",
+        send(context.replies().problem(this, Problem.of(504, "Gateway Timeout",
                 "the handler did not answer within " + endpoint.requestTimeoutNanos() / 1_000_000
                         + " ms (requestTimeout)"), false));
         return true;
@@ -382,6 +409,17 @@ public final class Exchange implements Request, Runnable {
     @Override
     public InetSocketAddress remoteAddress() {
         return remote instanceof InetSocketAddress i ? i : InetSocketAddress.createUnresolved("unknown", 0);
+    }
+
+    @Override
+    public java.net.InetAddress clientAddress() {
+        java.net.InetAddress c = client;
+        if (c == null) {
+            java.net.InetAddress peer = remote instanceof InetSocketAddress i && i.getAddress() != null
+                    ? i.getAddress() : java.net.InetAddress.getLoopbackAddress();
+            client = c = context.clients().resolve(peer, headers);
+        }
+        return c;
     }
 
     @Override

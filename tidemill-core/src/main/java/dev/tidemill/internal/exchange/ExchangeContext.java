@@ -1,7 +1,14 @@
 package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Config;
+import dev.tidemill.Cors;
+import dev.tidemill.RateLimit;
 import dev.tidemill.Route;
+import dev.tidemill.RouteGroup;
+import dev.tidemill.internal.proxy.ClientAddresses;
+import dev.tidemill.internal.ratelimit.Limiter;
+import java.util.IdentityHashMap;
+import java.util.List;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.dispatch.LoopGroup;
 import dev.tidemill.internal.routing.Router;
@@ -24,6 +31,10 @@ public final class ExchangeContext {
     private final Dispatcher dispatcher;
     private final Replies replies;
     private final BodyBinder binder;
+    private final List<Limiter> limiters;
+    /** The app's CORS policy, for answers to requests no route took; null if none. */
+    private final Cors appCors;
+    private final ClientAddresses clients;
     private volatile boolean draining;
     /** Open event streams and WebSocket connections: a graceful stop ends them (they never end by themselves). */
     private final Set<OpenStream> streams = ConcurrentHashMap.newKeySet();
@@ -35,8 +46,17 @@ public final class ExchangeContext {
     public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc) {
         this.config = app.config();
         Router<Endpoint> router = new Router<>();
-        for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config));
-        this.gate = new RouteGate(router, config.limits());
+        Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
+        for (Route r : app.routes()) {
+            router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(),
+                    l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime))));
+        }
+        this.limiters = List.copyOf(limiters.values());
+        this.appCors = app.cors().enabled() ? app.cors() : null;
+        boolean anyCors = appCors != null;
+        for (Route r : app.routes()) anyCors |= r.cors().or(() -> r.group().flatMap(RouteGroup::cors)).isPresent();
+        this.clients = new ClientAddresses(config.trustedProxies());
+        this.gate = new RouteGate(router, config.limits(), anyCors, appCors);
         this.replies = new Replies(app.json(), alloc, config.compression());
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
@@ -116,7 +136,21 @@ public final class ExchangeContext {
         out.put("worker.loops_running", (long) loops.running());
         out.put("server.draining", draining ? 1L : 0L);
         for (int i = 0; i < loops.size(); i++) out.put("loop." + i + ".load", (long) loops.loops().get(i).load());
+        for (Limiter l : limiters) {
+            out.put("ratelimit." + l.limit().name() + ".keys", (long) l.keys());
+            out.put("ratelimit." + l.limit().name() + ".overflowed", l.overflowed());
+        }
         return out;
+    }
+
+    /** @return the app's CORS policy (for answers no route's policy covers), or null */
+    Cors appCors() {
+        return appCors;
+    }
+
+    /** @return who the client is, given the peer and the forwarding headers */
+    ClientAddresses clients() {
+        return clients;
     }
 
     Dispatcher dispatcher() {

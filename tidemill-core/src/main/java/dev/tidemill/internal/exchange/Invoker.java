@@ -87,7 +87,7 @@ final class Invoker {
                 ex.releaseSlot();
                 return;
             }
-            ex.sink().send(ex, reply);
+            ex.send(reply);
             return; // the slot is released when the connection the takeover runs ends
         }
         if (reply.streamed()) {
@@ -98,7 +98,7 @@ final class Invoker {
                 return;
             }
             ex.stream = body;
-            ex.sink().send(ex, reply);
+            ex.send(reply);
             try {
                 body.producer.produce(body);
             } catch (Throwable t) {
@@ -111,7 +111,7 @@ final class Invoker {
             reply.release();
             return;
         }
-        ex.sink().send(ex, reply);
+        ex.send(reply);
     }
 
     private Reply problemReply(Exchange ex, Problem p) {

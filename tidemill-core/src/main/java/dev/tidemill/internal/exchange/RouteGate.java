@@ -22,7 +22,9 @@ import java.util.Set;
  * thread, so a bad request never costs a worker anything. {@link #route}: a method no route uses
  * (501), the request target (400), routing (404, 405 with {@code Allow}), the declared body size
  * (413, before a byte of body is read). {@link #bind}: {@code Content-Encoding} (415), the query
- * (400) and typed-parameter coercion (422 listing every failure). The transport runs its own
+ * (400), typed-parameter coercion (422 listing every failure) and the rate limit (429, see
+ * {@link RateLimits}). A CORS preflight is answered in {@code route}, before routing
+ * ({@link Preflights}). The transport runs its own
  * framing checks before {@code route} and may run more between the two calls (HTTP/1.1:
  * {@code Expect}).
  */
@@ -34,10 +36,19 @@ public final class RouteGate {
 
     private final Router<Endpoint> router;
     private final Limits limits;
+    /** Whether any CORS policy exists: without one, a preflight is an ordinary OPTIONS request. */
+    private final boolean cors;
+    private final dev.tidemill.Cors appCors;
 
     RouteGate(Router<Endpoint> router, Limits limits) {
+        this(router, limits, false, null);
+    }
+
+    RouteGate(Router<Endpoint> router, Limits limits, boolean cors, dev.tidemill.Cors appCors) {
         this.router = router;
         this.limits = limits;
+        this.cors = cors;
+        this.appCors = appCors;
     }
 
     /**
@@ -76,11 +87,16 @@ public final class RouteGate {
             // different things to two parsers must not reach a handler.
             return Verdict.of(400, "Bad Request", "dot segments ('.' or '..', encoded or not) are not accepted in the path");
         }
+        if (cors && Preflights.is(ex)) {
+            Verdict preflight = Preflights.answer(ex, router, appCors);
+            if (preflight != null) return preflight; // answered before routing: no OPTIONS route needed
+        }
         Router.Match<Endpoint> match = router.match(method, path);
         if (match instanceof Router.NotFound<Endpoint>) {
             return Verdict.of(404, "Not Found", "no route for " + method + " " + truncate(path));
         }
         if (match instanceof Router.MethodNotAllowed<Endpoint> m) {
+            if (cors) ex.pathCors = Preflights.pathPolicy(router, path, m.allow(), appCors);
             return new Verdict(Problem.of(405, "Method Not Allowed", method + " is not allowed here; allowed: " + m.allow()),
                     false, "Allow", m.allow());
         }
@@ -130,7 +146,7 @@ public final class RouteGate {
         }
         ex.values = coerced.values();
         ex.pathValues = coerced.pathValues();
-        return null;
+        return RateLimits.admit(ex);
     }
 
     /** @return whether some route takes this method */

@@ -3,9 +3,10 @@ package dev.tidemill.internal.exchange;
 import dev.tidemill.Problem;
 
 /**
- * Why a request is refused before its handler runs.
+ * Why a request is refused before its handler runs, or, with no problem, an answer the gate gave
+ * itself: a CORS preflight's {@code 204}.
  *
- * @param problem what to answer
+ * @param problem what to answer; null for the 204 of an allowed preflight
  * @param close whether the connection must close (framing can no longer be trusted)
  * @param headers extra response headers, name/value pairs
  */
@@ -14,5 +15,10 @@ public record Verdict(Problem problem, boolean close, String... headers) {
     /** @return a verdict that keeps the connection */
     static Verdict of(int status, String title, String detail) {
         return new Verdict(Problem.of(status, title, detail), false);
+    }
+
+    /** @return a 204 with these headers (an allowed CORS preflight) */
+    static Verdict noContent(String... headers) {
+        return new Verdict(null, false, headers);
     }
 }

@@ -232,7 +232,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             }
             case READ_NEXT -> reading = READ_HEAD; // its LastHttpContent follows and is ignored
         }
-        ex.refuse(verdict.problem(), next == Refusals.Next.CLOSE, verdict.headers());
+        ex.refuse(verdict, next == Refusals.Next.CLOSE);
     }
 
     private void onContent(HttpContent content) {

@@ -1,6 +1,8 @@
 package dev.tidemill.internal.server;
 
 import dev.tidemill.Config;
+import dev.tidemill.Cors;
+import dev.tidemill.RateLimit;
 import dev.tidemill.ExceptionMapper;
 import dev.tidemill.Filter;
 import dev.tidemill.JsonCodec;
@@ -16,10 +18,21 @@ import java.util.Map;
  * @param filters app-wide filters, outermost first
  * @param mappers exception mappers by exception type
  * @param json the JSON codec
+ * @param cors the app's CORS policy ({@link Cors#none()} if it has none)
+ * @param rateLimit the app's rate limit, or null
  */
 public record AppSnapshot(
         Config config,
         List<Route> routes,
         List<Filter> filters,
         Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers,
-        JsonCodec json) {}
+        JsonCodec json,
+        Cors cors,
+        RateLimit rateLimit) {
+
+    /** An app without an app-wide CORS policy or rate limit. */
+    public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
+            Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
+        this(config, routes, filters, mappers, json, Cors.none(), null);
+    }
+}

@@ -63,6 +63,8 @@ public final class OpenLoopGenerator {
     private final long durationNanos;
     private final long drainNanos;
     private final long rampNanos;
+    /** The {@code X-Forwarded-For} value of the i-th request sent, or null for none (the rate-limit suite). */
+    private java.util.function.LongFunction<String> forwardedFor;
 
     /**
      * @param host the server host (an IP literal, e.g. 127.0.0.1)
@@ -107,6 +109,18 @@ public final class OpenLoopGenerator {
     }
 
     /**
+     * Sends an {@code X-Forwarded-For} header with every request (the generator then plays a
+     * trusted proxy in front of many clients).
+     *
+     * @param value the header's value for the i-th request sent
+     * @return this
+     */
+    public OpenLoopGenerator forwardedFor(java.util.function.LongFunction<String> value) {
+        forwardedFor = value;
+        return this;
+    }
+
+    /**
      * What a run measured. Latencies in microseconds, from each request's intended send time.
      *
      * @param rate requests per second asked for
@@ -130,11 +144,13 @@ public final class OpenLoopGenerator {
      * @param shedP99Micros 99th percentile latency of those 503 answers (how fast a refusal came back)
      * @param ramped answers (2xx or 503) to requests released during the ramp, not recorded
      * @param connectionsLost connections the server had closed by the end of the run
+     * @param limited 429 answers (rate limited), counted apart from errors and the histogram
      */
     public record Result(int rate, int connections, long durationMillis, long sent, long count, long errors,
                          long incomplete, long p50Micros, long p90Micros, long p99Micros, long maxMicros, double meanMicros,
                          long maxScheduleLagMicros, long lateSends, long queuedSends, boolean behindSchedule,
-                         Histogram histogram, long shed, long shedP99Micros, long ramped, long connectionsLost) {}
+                         Histogram histogram, long shed, long shedP99Micros, long ramped, long connectionsLost,
+                         long limited) {}
 
     /**
      * Connects, runs for the duration, waits for the outstanding requests (up to the drain time),
@@ -264,6 +280,8 @@ public final class OpenLoopGenerator {
         long maxLag;
         long late;
         long queued;
+        long limited;
+        long sentCount;
 
         void release(long intended) {
             released++;
@@ -293,6 +311,8 @@ public final class OpenLoopGenerator {
             c.pipeline().get(Conn.class).intended = intended;
             DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path, Unpooled.EMPTY_BUFFER);
             req.headers().set(HttpHeaderNames.HOST, host + ":" + port);
+            if (forwardedFor != null) req.headers().set("X-Forwarded-For", forwardedFor.apply(sentCount));
+            sentCount++;
             c.writeAndFlush(req).addListener(f -> {
                 if (!f.isSuccess()) c.close(); // channelInactive counts the error
             });
@@ -309,6 +329,8 @@ public final class OpenLoopGenerator {
                 histogram.recordValue(micros);
             } else if (status == 503) {
                 shedHistogram.recordValue(micros);
+            } else if (status == 429) {
+                limited++;
             } else {
                 errors++;
             }
@@ -327,13 +349,13 @@ public final class OpenLoopGenerator {
         Result result(long total, long lost) {
             long count = histogram.getTotalCount();
             long shed = shedHistogram.getTotalCount();
-            long incomplete = Math.max(0, total - count - shed - errors - ramped);
+            long incomplete = Math.max(0, total - count - shed - errors - ramped - limited);
             boolean behind = maxLag > MAX_LAG_NANOS || late * 100 > Math.max(1, released);
             return new Result(rate, connections, TimeUnit.NANOSECONDS.toMillis(durationNanos), released, count, errors,
                     incomplete, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
                     histogram.getValueAtPercentile(99), histogram.getMaxValue(), count == 0 ? 0 : histogram.getMean(),
                     maxLag / 1_000, late, queued, behind, histogram.copy(), shed, shedHistogram.getValueAtPercentile(99), ramped,
-                    lost);
+                    lost, limited);
         }
     }
 

@@ -38,6 +38,14 @@ public final class TidemillApp {
     /** Answers {@link Server#diagnostics()} as a JSON object; in IO mode, so reading it wakes no worker. */
     public static final String DIAGNOSTICS_PATH = "/_diagnostics";
 
+    /** The rate-limit suite's route without a limit. */
+    public static final String UNLIMITED_PATH = "/unlimited";
+    /** The rate-limit suite's limited route: {@link #LIMIT}. */
+    public static final String LIMITED_PATH = "/limited";
+    /** 10 requests per second per client address, at most 50,000 addresses held. */
+    public static final dev.tidemill.RateLimit LIMIT = dev.tidemill.RateLimit.builder("bench").requests(10)
+            .per(java.time.Duration.ofSeconds(1)).maxKeys(50_000).build();
+
     /** Set once the server listens; {@value #DIAGNOSTICS_PATH} answers an empty object before that. */
     private static final java.util.concurrent.atomic.AtomicReference<Server> SERVER =
             new java.util.concurrent.atomic.AtomicReference<>();
@@ -102,6 +110,10 @@ public final class TidemillApp {
         } else {
             app.get(Scenario.PAGE_PATH, req -> TidemillPages.baked(PageData.TITLE, PageData.rows()));
         }
+        // The rate-limit suite: the same handler with and without a limit keyed by client address
+        // (the runner sends X-Forwarded-For from loopback, trusted with TIDEMILL_TRUSTED_PROXIES=127.0.0.1).
+        app.get(UNLIMITED_PATH, req -> Scenario.PLAINTEXT_BODY);
+        app.get(LIMITED_PATH, req -> Scenario.PLAINTEXT_BODY).rateLimit(LIMIT);
         app.get(DIAGNOSTICS_PATH, req -> {
             Server server = SERVER.get();
             return server == null ? java.util.Map.of() : server.diagnostics();
