@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param limits request and connection limits
  * @param timeouts timeouts
  * @param compression response compression (on by default; see {@link Compression})
+ * @param operations health endpoints, metrics and the access log (see {@link Operations})
  */
 public record Config(
         String host,
@@ -40,7 +41,8 @@ public record Config(
         boolean debug,
         Limits limits,
         Timeouts timeouts,
-        Compression compression) {
+        Compression compression,
+        Operations operations) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -66,6 +68,7 @@ public record Config(
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(operations, "operations");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -141,6 +144,7 @@ public record Config(
         private Limits.Builder limits = Limits.builder();
         private Timeouts.Builder timeouts = Timeouts.builder();
         private Compression.Builder compression = Compression.builder();
+        private Operations.Builder operations = Operations.builder();
 
         private Builder() {}
 
@@ -157,6 +161,7 @@ public record Config(
             limits = c.limits.toBuilder();
             timeouts = c.timeouts.toBuilder();
             compression = c.compression.toBuilder();
+            operations = c.operations.toBuilder();
         }
 
         /** @param v bind address @return this */
@@ -185,6 +190,14 @@ public record Config(
         public Builder compression(Compression v) { compression = v.toBuilder(); return this; }
         /** @param v see {@link Compression#enabled()} @return this */
         public Builder compression(boolean v) { compression.enabled(v); return this; }
+        /** @param v every operations setting at once, replacing those set so far @return this */
+        public Builder operations(Operations v) { operations = v.toBuilder(); return this; }
+        /** @param v see {@link Operations#metrics()} @return this */
+        public Builder metrics(boolean v) { operations.metrics(v); return this; }
+        /** @param v see {@link Operations#health()} @return this */
+        public Builder health(boolean v) { operations.health(v); return this; }
+        /** @param v see {@link Operations#accessLog()} @return this */
+        public Builder accessLog(boolean v) { operations.accessLog(v); return this; }
         /** @param v see {@link Compression#minBytes()} @return this */
         public Builder compressionMinBytes(int v) { compression.minBytes(v); return this; }
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
@@ -245,7 +258,7 @@ public record Config(
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug, limits.build(), timeouts.build(), compression.build());
+                    serverHeader, debug, limits.build(), timeouts.build(), compression.build(), operations.build());
         }
     }
 }

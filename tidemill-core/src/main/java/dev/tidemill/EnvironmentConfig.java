@@ -68,6 +68,9 @@ final class EnvironmentConfig {
         duration("TIDEMILL_SSE_PING", Timeouts.SSE_PING, Config.Builder::ssePing);
         other("TIDEMILL_COMPRESSION", "enabled", "true or false", (b, v) -> b.compression(bool(v)));
         intSize("TIDEMILL_COMPRESSION_MIN_SIZE", Compression.MIN_BYTES, Config.Builder::compressionMinBytes);
+        other("TIDEMILL_METRICS", "metrics", "true or false", (b, v) -> b.metrics(bool(v)));
+        other("TIDEMILL_HEALTH", "health", "true or false", (b, v) -> b.health(bool(v)));
+        other("TIDEMILL_ACCESS_LOG", "accessLog", "true or false", (b, v) -> b.accessLog(bool(v)));
     }
 
     private EnvironmentConfig() {}

@@ -16,9 +16,13 @@ final class Dispatcher {
     private final LoopGroup loops;
     private final ConcurrencyLimit limit;
     private final Invoker invoker;
+    private final ServerObserver observer;
+    private final boolean timed;
     private volatile ExecutorService virtualThreads;
 
-    Dispatcher(LoopGroup loops, int concurrencyLimit, Invoker invoker) {
+    Dispatcher(LoopGroup loops, int concurrencyLimit, Invoker invoker, ServerObserver observer) {
+        this.observer = observer;
+        this.timed = observer.timed();
         this.loops = loops;
         this.limit = new ConcurrencyLimit(concurrencyLimit);
         this.invoker = invoker;
@@ -42,6 +46,7 @@ final class Dispatcher {
                     return;
                 }
                 ex.holdSlot(loop);
+                if (timed) ex.queuedAt = System.nanoTime();
                 loop.execute(ex);
             }
             case VIRTUAL -> {
@@ -59,7 +64,8 @@ final class Dispatcher {
         }
     }
 
-    private static void overloaded(Exchange ex) {
+    private void overloaded(Exchange ex) {
+        observer.shed();
         ex.refuse(Problem.of(503, "Service Unavailable", "every worker is at its concurrency limit; retry shortly"),
                 false, "Retry-After", "1");
     }

@@ -24,6 +24,7 @@ import java.util.List;
  * @param maxBodyBytes body limit in bytes
  * @param requestTimeoutNanos request timeout
  * @param compress whether its responses may be compressed (the route's choice, else the config's)
+ * @param observer what records its responses (metrics, access log), resolved once; null when nothing does
  */
 public record Endpoint(
         Route route,
@@ -34,9 +35,10 @@ public record Endpoint(
         ExecutionMode mode,
         long maxBodyBytes,
         long requestTimeoutNanos,
-        boolean compress) {
+        boolean compress,
+        RouteObserver observer) {
 
-    static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
+    static Endpoint resolve(Route route, List<Filter> appFilters, Config config, ServerObserver observers) {
         List<Filter> chain = new ArrayList<>(appFilters);
         List<RouteGroup> groups = new ArrayList<>();
         for (RouteGroup g = route.group().orElse(null); g != null; g = g.parent().orElse(null)) groups.add(g);
@@ -54,7 +56,7 @@ public record Endpoint(
         String[] names = pathNames(route.pattern());
         return new Endpoint(route, route.handler(), chain.toArray(Filter[]::new), names,
                 new ParamCoercer(route.params(), names), mode, body, timeout,
-                route.compress().orElse(config.compression().enabled()));
+                route.compress().orElse(config.compression().enabled()), observers.route(route));
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

@@ -24,6 +24,9 @@ public final class ExchangeContext {
     private final Dispatcher dispatcher;
     private final Replies replies;
     private final BodyBinder binder;
+    private final ServerObserver observer;
+    private final RouteObserver unmatched;
+    private final boolean timed;
     private volatile boolean draining;
     /** Open event streams and WebSocket connections: a graceful stop ends them (they never end by themselves). */
     private final Set<OpenStream> streams = ConcurrentHashMap.newKeySet();
@@ -34,14 +37,17 @@ public final class ExchangeContext {
      */
     public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc) {
         this.config = app.config();
+        this.observer = app.observer();
+        this.unmatched = observer.unmatched();
+        this.timed = observer.timed();
         Router<Endpoint> router = new Router<>();
-        for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config));
+        for (Route r : app.routes()) router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, observer));
         this.gate = new RouteGate(router, config.limits());
         this.replies = new Replies(app.json(), alloc, config.compression());
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),
-                Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()));
+                Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()), observer);
         this.binder = new BodyBinder(app.json(), config.limits().maxQueryPairs());
     }
 
@@ -117,6 +123,24 @@ public final class ExchangeContext {
         out.put("server.draining", draining ? 1L : 0L);
         for (int i = 0; i < loops.size(); i++) out.put("loop." + i + ".load", (long) loops.loops().get(i).load());
         return out;
+    }
+
+    /** @return who watches this server's exchanges */
+    public ServerObserver observer() {
+        return observer;
+    }
+
+    /** @return the worker loops */
+    public LoopGroup loops() {
+        return dispatcher.loops();
+    }
+
+    RouteObserver unmatchedObserver() {
+        return unmatched;
+    }
+
+    boolean timed() {
+        return timed;
     }
 
     Dispatcher dispatcher() {

@@ -1,0 +1,151 @@
+package dev.tidemill.internal.ops;
+
+import dev.tidemill.Config;
+import dev.tidemill.Handler;
+import dev.tidemill.Operations;
+import dev.tidemill.ReadinessCheck;
+import dev.tidemill.Response;
+import dev.tidemill.Route;
+import dev.tidemill.internal.dispatch.WorkerLoop;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.RouteObserver;
+import dev.tidemill.internal.exchange.ServerObserver;
+import io.netty.channel.EventLoopGroup;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/**
+ * The operational side of one server, built when the app starts: the handlers of
+ * {@code /livez}, {@code /readyz} and {@code /metrics}, and the {@link ServerObserver} that gives
+ * each route its {@link RouteMeters}. Operational routes get no observer: they are neither counted
+ * nor logged. With metrics and the access log both off, no route has an observer and exchanges
+ * are not timed, so the request path pays one null check.
+ */
+public final class Operational implements ServerObserver {
+    private static final String JSON = "application/json";
+
+    private final Operations settings;
+    private final ServerMeters meters;
+    private final AccessLog log;
+    private final RouteMeters unmatched;
+    private final Heartbeats heartbeats;
+    private final Readiness readiness;
+
+    private Operational(Operations settings, Map<String, ReadinessCheck> checks) {
+        this.settings = settings;
+        this.meters = settings.metrics() ? new ServerMeters() : null;
+        this.log = settings.accessLog() ? new AccessLog() : null;
+        this.unmatched = meters != null || log != null ? RouteMeters.unmatched(meters, log) : null;
+        this.heartbeats = new Heartbeats(settings.stuckAfter());
+        this.readiness = new Readiness(checks, settings.readinessTimeout());
+    }
+
+    /**
+     * @param config the app's configuration
+     * @param checks readiness checks by name, in registration order
+     * @return the operational side of a server about to start
+     */
+    public static Operational create(Config config, Map<String, ReadinessCheck> checks) {
+        return new Operational(config.operations(), checks);
+    }
+
+    /** @return the {@code /livez} handler: 200, or 503 naming the stuck loops */
+    public Handler liveness() {
+        return request -> {
+            List<Heartbeats.Stuck> stuck = heartbeats.stuck();
+            StringBuilder b = new StringBuilder(96).append("{\"status\":").append(stuck.isEmpty() ? "\"up\"" : "\"down\"");
+            b.append(",\"stuckAfterMs\":").append(heartbeats.stuckAfterMillis()).append(",\"stuck\":[");
+            for (int i = 0; i < stuck.size(); i++) {
+                Heartbeats.Stuck s = stuck.get(i);
+                if (i > 0) b.append(',');
+                JsonText.string(b.append("{\"loop\":"), s.loop());
+                JsonText.string(b.append(",\"kind\":"), s.kind());
+                b.append(",\"unansweredMs\":").append(s.unansweredMillis()).append('}');
+            }
+            return json(stuck.isEmpty() ? 200 : 503, b.append("]}"));
+        };
+    }
+
+    /** @return the {@code /readyz} handler: 200 when every check is up and the server is not draining, else 503 */
+    public Handler readiness() {
+        return request -> readiness.run().thenApply(answer -> {
+            StringBuilder b = new StringBuilder(96).append("{\"status\":").append(answer.ready() ? "\"up\"" : "\"down\"");
+            b.append(",\"draining\":").append(answer.draining()).append(",\"checks\":[");
+            for (int i = 0; i < answer.checks().size(); i++) {
+                Readiness.Outcome o = answer.checks().get(i);
+                if (i > 0) b.append(',');
+                JsonText.string(b.append("{\"name\":"), o.name());
+                JsonText.string(b.append(",\"status\":"), o.status());
+                JsonText.string(b.append(",\"detail\":"), o.detail());
+                b.append(",\"durationMs\":").append(o.millis()).append('}');
+            }
+            return json(answer.ready() ? 200 : 503, b.append("]}"));
+        });
+    }
+
+    /** @return the {@code /metrics} handler: the Prometheus text format, or OpenMetrics when {@code Accept} asks for it */
+    public Handler metrics() {
+        return request -> {
+            ServerMeters.Scrape s = meters.scrape(request.header("Accept").orElse(null));
+            return Response.ok().header("Cache-Control", "no-store").bytes(s.body().getBytes(StandardCharsets.UTF_8), s.contentType());
+        };
+    }
+
+    private static Response json(int status, CharSequence body) {
+        return Response.status(status).header("Cache-Control", "no-store")
+                .bytes(body.toString().getBytes(StandardCharsets.UTF_8), JSON);
+    }
+
+    /** @return the settings it was built from */
+    public Operations settings() {
+        return settings;
+    }
+
+    // ---- ServerObserver ----
+
+    @Override
+    public RouteObserver route(Route route) {
+        if (route.operational() || unmatched == null) return null;
+        return RouteMeters.forRoute(meters, log, route.method(), route.pattern());
+    }
+
+    @Override
+    public RouteObserver unmatched() {
+        return unmatched;
+    }
+
+    @Override
+    public boolean timed() {
+        return unmatched != null;
+    }
+
+    @Override
+    public void shed() {
+        if (meters != null) meters.shed();
+    }
+
+    @Override
+    public void timedOut() {
+        if (meters != null) meters.timedOut();
+    }
+
+    @Override
+    public void queueWait(WorkerLoop loop, long nanos) {
+        if (meters != null) meters.queueWait(loop, nanos);
+    }
+
+    @Override
+    public void started(EventLoopGroup io, ExchangeContext context, IntSupplier openConnections) {
+        if (meters != null) meters.bind(context, openConnections);
+        readiness.draining(context::draining);
+        if (settings.health() || meters != null) heartbeats.start(io, context.loops().loops(), meters);
+    }
+
+    @Override
+    public void stopped() {
+        heartbeats.close();
+        if (meters != null) meters.close();
+    }
+}
