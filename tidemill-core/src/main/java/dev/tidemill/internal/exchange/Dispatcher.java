@@ -29,7 +29,11 @@ final class Dispatcher {
     }
 
     void dispatch(Exchange ex) {
-        if (!limit.tryAcquire()) {
+        // An operational route (health, metrics) is never shed: a probe must tell a busy server
+        // from a dead one, and a scrape is most wanted when the server is full.
+        if (ex.endpoint.route().operational()) {
+            ex.unlimited = true;
+        } else if (!limit.tryAcquire()) {
             overloaded(ex);
             return;
         }
@@ -41,7 +45,7 @@ final class Dispatcher {
             case LOOP -> {
                 WorkerLoop loop = loops.reserve();
                 if (loop == null) {
-                    limit.release();
+                    if (!ex.unlimited) limit.release();
                     overloaded(ex);
                     return;
                 }

@@ -94,6 +94,8 @@ public final class Exchange implements Request, Runnable {
     private Map<String, String> cookies;
     /** {@link System#nanoTime} at the head's arrival; 0 unless the server's observer is {@link ServerObserver#timed timed}. */
     private final long arrivedAt;
+    /** An operational route's exchange: it took no slot of the concurrency limit (see {@link Dispatcher#dispatch}). */
+    boolean unlimited;
     /** {@link System#nanoTime} at LOOP queueing, set by the dispatcher when timed. */
     long queuedAt;
     /** The request id once known (the client's, or generated); written before the reply is sent, which publishes it. */
@@ -276,7 +278,7 @@ public final class Exchange implements Request, Runnable {
 
     private void freeSlot() {
         if (loop != null) loop.release();
-        context.dispatcher().limit().release();
+        if (!unlimited) context.dispatcher().limit().release();
     }
 
     /**

@@ -112,10 +112,10 @@ final class ServerMeters {
     /** The server is up: connection and worker-loop gauges. */
     void bind(ExchangeContext context, IntSupplier openConnections) {
         Gauge.builder("tidemill.connections.open", openConnections, IntSupplier::getAsInt)
-                .description("connections open now").register(registry);
+                .description("connections open now").strongReference(true).register(registry); // a lambda: held weakly it would be collected
         int max = context.config().limits().maxConnections();
         Gauge.builder("tidemill.connections.max", () -> max)
-                .description("the connection limit (maxConnections)").register(registry);
+                .description("the connection limit (maxConnections)").strongReference(true).register(registry);
         List<WorkerLoop> loops = context.loops().loops();
         Timer[] waits = new Timer[loops.size()];
         for (WorkerLoop loop : loops) {
