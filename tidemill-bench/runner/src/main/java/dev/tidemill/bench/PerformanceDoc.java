@@ -23,6 +23,7 @@ public final class PerformanceDoc {
         m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
         m.put("live", "Datastar SSE fan-out: 5,000 clients, a fragment twice a second");
         m.put("html", "HTML rendering");
+        m.put(MetricsCost.SUITE, "Cost of metrics: plaintext with metrics on and off");
         return java.util.Collections.unmodifiableMap(m);
     }
 
