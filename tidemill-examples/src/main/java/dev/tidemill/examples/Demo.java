@@ -134,6 +134,8 @@ public final class Demo {
                 .classpath(Demo.class, "/" + LiveBoard.DATASTAR_CLIENT, "/" + LiveBoard.STYLESHEET).build();
         app.assets("/assets", assets); // hashed names, immutable caching, br/zstd/gzip forms made at start
         LiveBoard.register(app, assets);
+        // /readyz runs this; a real app checks its database or broker here
+        app.readiness("rooms", () -> dev.tidemill.Health.ok(rooms.stats().subscriptions() + " subscriptions"));
         return app;
     }
 
@@ -246,6 +248,10 @@ public final class Demo {
         b.append("WebSocket (websocat, wscat, or new WebSocket(...) in a browser's console):\n");
         b.append("  websocat ").append(ws).append("/ws/echo                   # echoes text and binary\n");
         b.append("  websocat ").append(ws).append("/rooms/lobby/ws            # the same room; send {\"text\": \"hi\"}\n");
+        b.append("Operations (docs/operations.md):\n");
+        b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
+        b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");
+        b.append("  curl ").append(base).append("/metrics      # Prometheus text format\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }
