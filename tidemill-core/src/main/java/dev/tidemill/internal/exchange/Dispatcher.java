@@ -17,12 +17,10 @@ final class Dispatcher {
     private final ConcurrencyLimit limit;
     private final Invoker invoker;
     private final ServerObserver observer;
-    private final boolean timed;
     private volatile ExecutorService virtualThreads;
 
     Dispatcher(LoopGroup loops, int concurrencyLimit, Invoker invoker, ServerObserver observer) {
         this.observer = observer;
-        this.timed = observer.timed();
         this.loops = loops;
         this.limit = new ConcurrencyLimit(concurrencyLimit);
         this.invoker = invoker;
@@ -50,7 +48,6 @@ final class Dispatcher {
                     return;
                 }
                 ex.holdSlot(loop);
-                if (timed) ex.queuedAt = System.nanoTime();
                 loop.execute(ex);
             }
             case VIRTUAL -> {

@@ -92,12 +92,13 @@ public final class Exchange implements Request, Runnable {
     volatile StreamingBody stream;
     private Map<String, Object> attributes;
     private Map<String, String> cookies;
-    /** {@link System#nanoTime} at the head's arrival; 0 unless the server's observer is {@link ServerObserver#timed timed}. */
-    private final long arrivedAt;
+    /**
+     * {@link System#nanoTime} when the read that brought the head began, set by the transport
+     * ({@link #arrived}): a time it reads anyway, so stamping arrival costs no clock read.
+     */
+    private long arrivedAt;
     /** An operational route's exchange: it took no slot of the concurrency limit (see {@link Dispatcher#dispatch}). */
     boolean unlimited;
-    /** {@link System#nanoTime} at LOOP queueing, set by the dispatcher when timed. */
-    long queuedAt;
     /** The request id once known (the client's, or generated); written before the reply is sent, which publishes it. */
     private String requestId;
     private Optional<TraceParent> traceParent;
@@ -127,7 +128,6 @@ public final class Exchange implements Request, Runnable {
         this.headers = headers;
         this.head = head;
         this.remote = remote;
-        this.arrivedAt = context.timed() ? System.nanoTime() : 0;
     }
 
     // ---- the transport's side ----
@@ -217,7 +217,7 @@ public final class Exchange implements Request, Runnable {
     /** Runs the handler: the worker loop's task. */
     @Override
     public void run() {
-        if (queuedAt != 0) context.observer().queueWait(loop, System.nanoTime() - queuedAt);
+        if (context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
         context.invoker().run(this, true);
     }
 
@@ -233,9 +233,14 @@ public final class Exchange implements Request, Runnable {
         if (o != null) o.responded(this, reply.status(), reply.streamed() ? -1 : reply.contentLength());
     }
 
-    /** @return {@link System#nanoTime} at the head's arrival, 0 when the server does not time exchanges */
+    /** @return {@link System#nanoTime} when the read that brought the head began */
     public long arrivedAt() {
         return arrivedAt;
+    }
+
+    /** @param nanos {@link System#nanoTime} when the read that brought the head began; the transport sets it before routing */
+    public void arrived(long nanos) {
+        arrivedAt = nanos;
     }
 
     /**

@@ -26,7 +26,7 @@ public interface ServerObserver {
         return null;
     }
 
-    /** @return whether exchanges must stamp their arrival (and LOOP dispatches their queueing) with {@link System#nanoTime} */
+    /** @return whether exchanges are timed: LOOP handlers read the clock as they start ({@link #queueWait}) */
     default boolean timed() {
         return false;
     }
@@ -39,7 +39,7 @@ public interface ServerObserver {
 
     /**
      * @param loop the worker loop that ran the exchange
-     * @param nanos from its queueing to the start of its handler; only called when {@link #timed()}
+     * @param nanos from the read that brought the request to the start of its handler; only called when {@link #timed()}
      */
     default void queueWait(WorkerLoop loop, long nanos) { }
 

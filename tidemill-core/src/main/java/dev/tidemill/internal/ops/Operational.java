@@ -37,7 +37,8 @@ public final class Operational implements ServerObserver {
         this.settings = settings;
         this.meters = settings.metrics() ? new ServerMeters() : null;
         this.log = settings.accessLog() ? new AccessLog() : null;
-        this.unmatched = meters != null || log != null ? RouteMeters.unmatched(meters, log) : null;
+        this.unmatched = meters != null || log != null ? RouteMeters.unmatched(meters != null, log) : null;
+        if (meters != null) meters.add(unmatched);
         this.heartbeats = new Heartbeats(settings.stuckAfter());
         this.readiness = new Readiness(checks, settings.readinessTimeout());
     }
@@ -108,7 +109,9 @@ public final class Operational implements ServerObserver {
     @Override
     public RouteObserver route(Route route) {
         if (route.operational() || unmatched == null) return null;
-        return RouteMeters.forRoute(meters, log, route.method(), route.pattern());
+        RouteMeters m = RouteMeters.forRoute(meters != null, log, route.method(), route.pattern());
+        if (meters != null) meters.add(m);
+        return m;
     }
 
     @Override

@@ -5,8 +5,10 @@ import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.topic.LocalTopic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.CopyOnWriteArrayList;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -24,9 +26,12 @@ import java.util.function.IntSupplier;
 /**
  * The server's meters, in one Micrometer {@link PrometheusMeterRegistry} per server (never the
  * global registry: two servers in one JVM, as in tests, keep their counts apart). The names and
- * tags are the table of docs/metrics.md. Meters the request path records are created here once
- * ({@link RouteMeters} caches them); gauges read the server's own counters at scrape time, so
- * they cost nothing between scrapes.
+ * tags are the table of docs/operations.md. What the request path records it records in its own
+ * per-thread cells ({@link RouteMeters}, {@link LoopWait}); the registry reads them at scrape time
+ * through function counters and timers, and the latency histogram, which Micrometer can only
+ * build from its own recorded timer, is written here from those cells in the same format, after
+ * the registry's families. Gauges read the server's own state at scrape time too, so nothing here
+ * costs anything between scrapes.
  */
 final class ServerMeters {
     /**
@@ -40,6 +45,10 @@ final class ServerMeters {
             Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500),
             Duration.ofSeconds(5), Duration.ofSeconds(10));
 
+    /** {@link #LATENCY_BUCKETS} in nanoseconds, for {@link #bucket}. */
+    static final long[] BUCKET_NANOS = LATENCY_BUCKETS.stream().mapToLong(Duration::toNanos).toArray();
+    static final String LATENCY = "tidemill_request_latency_seconds";
+
     /** The text format Prometheus scrapes by default. */
     static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
     /** OpenMetrics 1.0, served when the scrape's {@code Accept} asks for it. */
@@ -49,9 +58,11 @@ final class ServerMeters {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final Counter shed;
     private final Counter timeouts;
-    private final Counter rateLimited;
+    private final List<RouteMeters> routes = new CopyOnWriteArrayList<>();
+    /** Request counters already registered, by route, slot and status. */
+    private final Set<String> requestsBound = ConcurrentHashMap.newKeySet();
     private final Set<String> topicsBound = ConcurrentHashMap.newKeySet();
-    private volatile Timer[] queueWait = new Timer[0];
+    private volatile LoopWait[] queueWait = new LoopWait[0];
 
     ServerMeters() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -65,24 +76,24 @@ final class ServerMeters {
         timeouts = Counter.builder("tidemill.requests.timeouts")
                 .description("requests answered 504 because the handler did not answer within its request timeout")
                 .register(registry);
-        rateLimited = Counter.builder("tidemill.requests.rate_limited")
-                .description("responses with status 429 Too Many Requests")
-                .register(registry);
+        // Every 429, whoever wrote it (a rate limiter, a handler): read from the status counts.
+        FunctionCounter.builder("tidemill.requests.rate_limited", routes, all -> {
+                    long n = 0;
+                    for (RouteMeters r : all) for (int slot = 0; slot < r.methods.length; slot++) n += r.count(slot, 429);
+                    return n;
+                }).description("responses with status 429 Too Many Requests").register(registry);
     }
 
-    Timer latency(String method, String route) {
-        return Timer.builder("tidemill.request.latency")
-                .description("arrival of the request head to the response head being written")
-                .tags("method", method, "route", route)
-                .serviceLevelObjectives(LATENCY_BUCKETS.toArray(Duration[]::new))
-                .register(registry);
+    /** @param route a route's cells, read by every scrape from now on */
+    void add(RouteMeters route) {
+        routes.add(route);
     }
 
-    Counter requests(String method, String route, int status) {
-        return Counter.builder("tidemill.requests")
-                .description("responses, by method, route pattern and status")
-                .tags("method", method, "route", route, "status", Integer.toString(status))
-                .register(registry);
+    /** @return the latency bucket of {@code nanos}: the first bound at or above it, or the last (+Inf) */
+    static int bucket(long nanos) {
+        long[] bounds = BUCKET_NANOS;
+        for (int i = 0; i < bounds.length; i++) if (nanos <= bounds[i]) return i;
+        return bounds.length;
     }
 
     void shed() {
@@ -93,13 +104,9 @@ final class ServerMeters {
         timeouts.increment();
     }
 
-    void rateLimited() {
-        rateLimited.increment();
-    }
-
     void queueWait(WorkerLoop loop, long nanos) {
-        Timer[] t = queueWait;
-        if (loop.index() < t.length) t[loop.index()].record(nanos, TimeUnit.NANOSECONDS);
+        LoopWait[] w = queueWait;
+        if (loop.index() < w.length) w[loop.index()].record(nanos);
     }
 
     Timer wakeLatency(String loop, String kind) {
@@ -117,7 +124,7 @@ final class ServerMeters {
         Gauge.builder("tidemill.connections.max", () -> max)
                 .description("the connection limit (maxConnections)").strongReference(true).register(registry);
         List<WorkerLoop> loops = context.loops().loops();
-        Timer[] waits = new Timer[loops.size()];
+        LoopWait[] waits = new LoopWait[loops.size()];
         for (WorkerLoop loop : loops) {
             String name = loop.name();
             Gauge.builder("tidemill.loop.queued", loop, WorkerLoop::queued).tag("loop", name)
@@ -125,8 +132,11 @@ final class ServerMeters {
             Gauge.builder("tidemill.loop.in_flight", loop, l -> Math.max(0, l.load() - l.queued())).tag("loop", name)
                     .description("requests the worker loop has started and not finished (running, awaiting, streaming)")
                     .register(registry);
-            waits[loop.index()] = Timer.builder("tidemill.loop.queue.wait").tag("loop", name)
-                    .description("a request's wait in the worker loop's queue, from dispatch to its handler's start")
+            LoopWait wait = new LoopWait();
+            waits[loop.index()] = wait;
+            FunctionTimer.builder("tidemill.loop.queue.wait", wait, LoopWait::count, LoopWait::nanos, TimeUnit.NANOSECONDS)
+                    .tag("loop", name) // held weakly; queueWait holds it
+                    .description("a request's wait for its worker loop, from the read that brought it to its handler's start")
                     .register(registry);
         }
         queueWait = waits;
@@ -138,8 +148,76 @@ final class ServerMeters {
      */
     Scrape scrape(String accept) {
         bindTopics();
-        String type = accept != null && accept.contains("application/openmetrics-text") ? OPENMETRICS : TEXT_004;
-        return new Scrape(type, registry.scrape(type));
+        bindRequests();
+        boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
+        String type = openMetrics ? OPENMETRICS : TEXT_004;
+        String body = registry.scrape(type);
+        StringBuilder latency = latency();
+        if (openMetrics && body.endsWith("# EOF\n")) {
+            return new Scrape(type, body.substring(0, body.length() - "# EOF\n".length()) + latency + "# EOF\n");
+        }
+        return new Scrape(type, body + latency);
+    }
+
+    /** A request counter per route, method and status seen so far, reading the cells at scrape time. */
+    private void bindRequests() {
+        for (RouteMeters r : routes) {
+            for (int slot = 0; slot < r.methods.length; slot++) {
+                if (!r.used(slot)) continue;
+                for (int status = 100; status < 600; status++) {
+                    if (r.count(slot, status) == 0 || !requestsBound.add(r.route + ' ' + slot + ' ' + status)) continue;
+                    int s = slot, st = status;
+                    FunctionCounter.builder("tidemill.requests", r, x -> x.count(s, st))
+                            .tags("method", r.methods[slot], "route", r.route, "status", Integer.toString(status))
+                            .description("responses, by method, route pattern and status").register(registry);
+                }
+            }
+        }
+    }
+
+    /**
+     * The latency histogram, one series per route and method seen: written here, in the format
+     * the registry uses (the same lines in text 0.0.4 and OpenMetrics), from the per-thread cells.
+     */
+    private StringBuilder latency() {
+        StringBuilder b = new StringBuilder(1024);
+        b.append("# HELP ").append(LATENCY).append(" arrival of the request head to the response head being written\n");
+        b.append("# TYPE ").append(LATENCY).append(" histogram\n");
+        for (RouteMeters r : routes) {
+            for (int slot = 0; slot < r.methods.length; slot++) {
+                if (!r.used(slot)) continue;
+                StringBuilder labels = new StringBuilder("method=\"").append(r.methods[slot]).append("\",route=\"");
+                escape(labels, r.route).append('"');
+                long cumulative = 0;
+                for (int i = 0; i < RouteMeters.BUCKETS; i++) {
+                    cumulative += r.bucket(slot, i);
+                    String le = i < BUCKET_NANOS.length ? seconds(BUCKET_NANOS[i]) : "+Inf";
+                    b.append(LATENCY).append("_bucket{").append(labels).append(",le=\"").append(le).append("\"} ").append(cumulative).append('\n');
+                }
+                b.append(LATENCY).append("_count{").append(labels).append("} ").append(cumulative).append('\n');
+                b.append(LATENCY).append("_sum{").append(labels).append("} ").append(seconds(r.sumNanos(slot))).append('\n');
+            }
+        }
+        return b;
+    }
+
+    /** Seconds as a plain decimal (no exponent), e.g. {@code 0.0005}. */
+    private static String seconds(long nanos) {
+        return new java.math.BigDecimal(nanos).movePointLeft(9).stripTrailingZeros().toPlainString();
+    }
+
+    /** A label value in the exposition formats: backslash, double quote and line feed escaped. */
+    private static StringBuilder escape(StringBuilder b, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '\\' -> b.append("\\\\");
+                case '"' -> b.append("\\\"");
+                case '\n' -> b.append("\\n");
+                default -> b.append(c);
+            }
+        }
+        return b;
     }
 
     /** @param contentType what the body is @param body the exposition */
