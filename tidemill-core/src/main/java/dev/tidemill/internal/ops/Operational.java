@@ -121,7 +121,7 @@ public final class Operational implements ServerObserver {
 
     @Override
     public boolean timed() {
-        return unmatched != null;
+        return meters != null; // the access log needs only the arrival, which the transport always stamps
     }
 
     @Override
