@@ -1,7 +1,6 @@
 package dev.tidemill.internal.ops;
 
 import dev.tidemill.internal.dispatch.WorkerLoop;
-import io.micrometer.core.instrument.Timer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
@@ -26,20 +25,19 @@ final class Heartbeats implements AutoCloseable {
     /** How often each loop is probed. Fixed: a probe costs one task per loop, and a second is finer than any threshold. */
     static final Duration INTERVAL = Duration.ofSeconds(1);
 
-    /** One watched loop. {@code sentAt} is written by the heartbeat thread, {@code answered} by the loop. */
-    private static final class Watched {
+    /** One watched loop. {@code sentAt} is written by the heartbeat thread, {@code answered} and {@code wake} by the loop. */
+    static final class Watched {
         final String name;
         final String kind;
         final Predicate<Runnable> submit;
-        final Timer wake;
+        final LoopWait wake = new LoopWait();
         volatile long sentAt;
         volatile boolean answered = true;
 
-        Watched(String name, String kind, Predicate<Runnable> submit, Timer wake) {
+        Watched(String name, String kind, Predicate<Runnable> submit) {
             this.name = name;
             this.kind = kind;
             this.submit = submit;
-            this.wake = wake;
         }
 
         void probe() {
@@ -48,8 +46,7 @@ final class Heartbeats implements AutoCloseable {
             sentAt = sent;
             answered = false;
             if (!submit.test(() -> {
-                long waited = System.nanoTime() - sent;
-                if (wake != null) wake.record(waited, TimeUnit.NANOSECONDS);
+                wake.record(System.nanoTime() - sent);
                 answered = true;
             })) {
                 answered = true; // shut down: nothing to wait for
@@ -69,7 +66,7 @@ final class Heartbeats implements AutoCloseable {
     }
 
     /** Starts probing the loops of a server that is up. */
-    synchronized void start(EventLoopGroup io, List<WorkerLoop> workers, ServerMeters meters) {
+    synchronized void start(EventLoopGroup io, List<WorkerLoop> workers) {
         int i = 0;
         for (EventExecutor e : io) {
             String name = "tidemill-io-" + i++;
@@ -77,10 +74,10 @@ final class Heartbeats implements AutoCloseable {
                 if (e.isShuttingDown()) return false;
                 e.execute(task);
                 return true;
-            }, meters == null ? null : meters.wakeLatency(name, "io")));
+            }));
         }
         for (WorkerLoop w : workers) {
-            loops.add(new Watched(w.name(), "worker", w::probe, meters == null ? null : meters.wakeLatency(w.name(), "worker")));
+            loops.add(new Watched(w.name(), "worker", w::probe));
         }
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tidemill-heartbeat");
@@ -109,6 +106,11 @@ final class Heartbeats implements AutoCloseable {
             if (!w.answered && waited > stuckAfterNanos) out.add(new Stuck(w.name, w.kind, waited / 1_000_000));
         }
         return out;
+    }
+
+    /** @return the watched loops, once started */
+    synchronized List<Watched> watched() {
+        return List.copyOf(loops);
     }
 
     /** @return the threshold, in milliseconds */

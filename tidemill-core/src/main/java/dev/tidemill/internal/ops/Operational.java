@@ -14,6 +14,9 @@ import io.netty.channel.EventLoopGroup;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
@@ -27,7 +30,13 @@ public final class Operational implements ServerObserver {
     private static final String JSON = "application/json";
 
     private final Operations settings;
-    private final ServerMeters meters;
+    private final boolean metrics;
+    /** Built off the start-up path once the server is up ({@link #started}); a scrape awaits it. */
+    private final CompletableFuture<ServerMeters> meters = new CompletableFuture<>();
+    private final List<RouteMeters> routeMeters = new CopyOnWriteArrayList<>();
+    private final LongAdder shed = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private volatile LoopWait[] queueWaits = new LoopWait[0];
     private final AccessLog log;
     private final RouteMeters unmatched;
     private final Heartbeats heartbeats;
@@ -35,10 +44,10 @@ public final class Operational implements ServerObserver {
 
     private Operational(Operations settings, Map<String, ReadinessCheck> checks) {
         this.settings = settings;
-        this.meters = settings.metrics() ? new ServerMeters() : null;
+        this.metrics = settings.metrics();
         this.log = settings.accessLog() ? new AccessLog() : null;
-        this.unmatched = meters != null || log != null ? RouteMeters.unmatched(meters != null, log) : null;
-        if (meters != null) meters.add(unmatched);
+        this.unmatched = metrics || log != null ? RouteMeters.unmatched(metrics, log) : null;
+        if (metrics) routeMeters.add(unmatched);
         this.heartbeats = new Heartbeats(settings.stuckAfter());
         this.readiness = new Readiness(checks, settings.readinessTimeout());
     }
@@ -88,10 +97,10 @@ public final class Operational implements ServerObserver {
 
     /** @return the {@code /metrics} handler: the Prometheus text format, or OpenMetrics when {@code Accept} asks for it */
     public Handler metrics() {
-        return request -> {
-            ServerMeters.Scrape s = meters.scrape(request.header("Accept").orElse(null));
+        return request -> meters.thenApply(m -> {
+            ServerMeters.Scrape s = m.scrape(request.header("Accept").orElse(null));
             return Response.ok().header("Cache-Control", "no-store").bytes(s.body().getBytes(StandardCharsets.UTF_8), s.contentType());
-        };
+        });
     }
 
     private static Response json(int status, CharSequence body) {
@@ -109,8 +118,8 @@ public final class Operational implements ServerObserver {
     @Override
     public RouteObserver route(Route route) {
         if (route.operational() || unmatched == null) return null;
-        RouteMeters m = RouteMeters.forRoute(meters != null, log, route.method(), route.pattern());
-        if (meters != null) meters.add(m);
+        RouteMeters m = RouteMeters.forRoute(metrics, log, route.method(), route.pattern());
+        if (metrics) routeMeters.add(m);
         return m;
     }
 
@@ -121,34 +130,47 @@ public final class Operational implements ServerObserver {
 
     @Override
     public boolean timed() {
-        return meters != null; // the access log needs only the arrival, which the transport always stamps
+        return metrics; // the access log needs only the arrival, which the transport always stamps
     }
 
     @Override
     public void shed() {
-        if (meters != null) meters.shed();
+        shed.increment();
     }
 
     @Override
     public void timedOut() {
-        if (meters != null) meters.timedOut();
+        timeouts.increment();
     }
 
     @Override
     public void queueWait(WorkerLoop loop, long nanos) {
-        if (meters != null) meters.queueWait(loop, nanos);
+        LoopWait[] w = queueWaits;
+        if (loop.index() < w.length) w[loop.index()].record(nanos);
     }
 
     @Override
     public void started(EventLoopGroup io, ExchangeContext context, IntSupplier openConnections) {
-        if (meters != null) meters.bind(context, openConnections);
+        LoopWait[] waits = new LoopWait[context.workerLoops()];
+        for (int i = 0; i < waits.length; i++) waits[i] = new LoopWait();
+        queueWaits = waits;
         readiness.draining(context::draining);
-        if (settings.health() || meters != null) heartbeats.start(io, context.loops().loops(), meters);
+        if (settings.health() || metrics) heartbeats.start(io, context.loops().loops());
+        if (!metrics) return;
+        // Off the start-up path: the registry and the JVM binders take about 100 ms to load, and
+        // the server is already accepting. A scrape that comes first waits for them.
+        Thread.ofPlatform().daemon().name("tidemill-metrics-init").start(() -> {
+            try {
+                meters.complete(new ServerMeters(routeMeters, shed, timeouts, context, openConnections, waits, heartbeats.watched()));
+            } catch (Throwable t) {
+                meters.completeExceptionally(t);
+            }
+        });
     }
 
     @Override
     public void stopped() {
         heartbeats.close();
-        if (meters != null) meters.close();
+        meters.thenAccept(ServerMeters::close);
     }
 }

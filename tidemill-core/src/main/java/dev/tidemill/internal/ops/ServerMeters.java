@@ -3,12 +3,9 @@ package dev.tidemill.internal.ops;
 import dev.tidemill.internal.dispatch.WorkerLoop;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.topic.LocalTopic;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Timer;
-import java.util.concurrent.CopyOnWriteArrayList;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -21,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
@@ -56,37 +54,65 @@ final class ServerMeters {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
-    private final Counter shed;
-    private final Counter timeouts;
-    private final List<RouteMeters> routes = new CopyOnWriteArrayList<>();
+    private final List<RouteMeters> routes;
     /** Request counters already registered, by route, slot and status. */
     private final Set<String> requestsBound = ConcurrentHashMap.newKeySet();
     private final Set<String> topicsBound = ConcurrentHashMap.newKeySet();
-    private volatile LoopWait[] queueWait = new LoopWait[0];
 
-    ServerMeters() {
+    /**
+     * Builds the registry over what the server records itself. Slow (Micrometer's and the JVM
+     * binders' classes load here, about 100 ms on the bench machine), so {@link Operational}
+     * builds it off the start-up path; nothing is lost meanwhile, since everything it reads is
+     * kept in the server's own cells.
+     *
+     * @param routes every route's cells, and the unmatched requests'
+     * @param shed requests shed so far
+     * @param timeouts requests timed out so far
+     * @param context the running server's shared state (limits, worker loops)
+     * @param openConnections connections open now
+     * @param queueWaits each worker loop's queue waits, by loop index
+     * @param probes each watched loop's probe waits
+     */
+    ServerMeters(List<RouteMeters> routes, LongAdder shed, LongAdder timeouts, ExchangeContext context,
+            IntSupplier openConnections, LoopWait[] queueWaits, List<Heartbeats.Watched> probes) {
+        this.routes = routes;
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
-        shed = Counter.builder("tidemill.requests.shed")
-                .description("requests refused with 503 because every worker was at its concurrency limit")
-                .register(registry);
-        timeouts = Counter.builder("tidemill.requests.timeouts")
-                .description("requests answered 504 because the handler did not answer within its request timeout")
-                .register(registry);
+        FunctionCounter.builder("tidemill.requests.shed", shed, LongAdder::sum)
+                .description("requests refused with 503 because every worker was at its concurrency limit").register(registry);
+        FunctionCounter.builder("tidemill.requests.timeouts", timeouts, LongAdder::sum)
+                .description("requests answered 504 because the handler did not answer within its request timeout").register(registry);
         // Every 429, whoever wrote it (a rate limiter, a handler): read from the status counts.
         FunctionCounter.builder("tidemill.requests.rate_limited", routes, all -> {
                     long n = 0;
                     for (RouteMeters r : all) for (int slot = 0; slot < r.methods.length; slot++) n += r.count(slot, 429);
                     return n;
                 }).description("responses with status 429 Too Many Requests").register(registry);
-    }
-
-    /** @param route a route's cells, read by every scrape from now on */
-    void add(RouteMeters route) {
-        routes.add(route);
+        Gauge.builder("tidemill.connections.open", openConnections, IntSupplier::getAsInt)
+                .description("connections open now").strongReference(true).register(registry); // a lambda: held weakly it would be collected
+        int max = context.config().limits().maxConnections();
+        Gauge.builder("tidemill.connections.max", () -> max)
+                .description("the connection limit (maxConnections)").strongReference(true).register(registry);
+        for (WorkerLoop loop : context.loops().loops()) {
+            String name = loop.name();
+            Gauge.builder("tidemill.loop.queued", loop, WorkerLoop::queued).tag("loop", name)
+                    .description("requests queued on the worker loop, not yet started").register(registry);
+            Gauge.builder("tidemill.loop.in_flight", loop, l -> Math.max(0, l.load() - l.queued())).tag("loop", name)
+                    .description("requests the worker loop has started and not finished (running, awaiting, streaming)")
+                    .register(registry);
+            FunctionTimer.builder("tidemill.loop.queue.wait", queueWaits[loop.index()], LoopWait::count, LoopWait::nanos,
+                            TimeUnit.NANOSECONDS).tag("loop", name)
+                    .description("a request's wait for its worker loop, from the read that brought it to its handler's start")
+                    .register(registry);
+        }
+        for (Heartbeats.Watched w : probes) {
+            FunctionTimer.builder("tidemill.loop.wake.latency", w.wake, LoopWait::count, LoopWait::nanos, TimeUnit.NANOSECONDS)
+                    .tags("loop", w.name, "kind", w.kind)
+                    .description("a probe task submitted to the loop, until it ran (one a second)").register(registry);
+        }
     }
 
     /** @return the latency bucket of {@code nanos}: the first bound at or above it, or the last (+Inf) */
@@ -94,52 +120,6 @@ final class ServerMeters {
         long[] bounds = BUCKET_NANOS;
         for (int i = 0; i < bounds.length; i++) if (nanos <= bounds[i]) return i;
         return bounds.length;
-    }
-
-    void shed() {
-        shed.increment();
-    }
-
-    void timedOut() {
-        timeouts.increment();
-    }
-
-    void queueWait(WorkerLoop loop, long nanos) {
-        LoopWait[] w = queueWait;
-        if (loop.index() < w.length) w[loop.index()].record(nanos);
-    }
-
-    Timer wakeLatency(String loop, String kind) {
-        return Timer.builder("tidemill.loop.wake.latency")
-                .description("a probe task submitted to the loop, until it ran (sampled every second)")
-                .tags("loop", loop, "kind", kind)
-                .register(registry);
-    }
-
-    /** The server is up: connection and worker-loop gauges. */
-    void bind(ExchangeContext context, IntSupplier openConnections) {
-        Gauge.builder("tidemill.connections.open", openConnections, IntSupplier::getAsInt)
-                .description("connections open now").strongReference(true).register(registry); // a lambda: held weakly it would be collected
-        int max = context.config().limits().maxConnections();
-        Gauge.builder("tidemill.connections.max", () -> max)
-                .description("the connection limit (maxConnections)").strongReference(true).register(registry);
-        List<WorkerLoop> loops = context.loops().loops();
-        LoopWait[] waits = new LoopWait[loops.size()];
-        for (WorkerLoop loop : loops) {
-            String name = loop.name();
-            Gauge.builder("tidemill.loop.queued", loop, WorkerLoop::queued).tag("loop", name)
-                    .description("requests queued on the worker loop, not yet started").register(registry);
-            Gauge.builder("tidemill.loop.in_flight", loop, l -> Math.max(0, l.load() - l.queued())).tag("loop", name)
-                    .description("requests the worker loop has started and not finished (running, awaiting, streaming)")
-                    .register(registry);
-            LoopWait wait = new LoopWait();
-            waits[loop.index()] = wait;
-            FunctionTimer.builder("tidemill.loop.queue.wait", wait, LoopWait::count, LoopWait::nanos, TimeUnit.NANOSECONDS)
-                    .tag("loop", name) // held weakly; queueWait holds it
-                    .description("a request's wait for its worker loop, from the read that brought it to its handler's start")
-                    .register(registry);
-        }
-        queueWait = waits;
     }
 
     /**
