@@ -120,7 +120,7 @@ class MetricsScrapeTest {
             assertThat(m.value("tidemill_loop_queued", "loop", "tidemill-loop-0")).hasValue(0.0);
             assertThat(m.value("tidemill_loop_in_flight", "loop", "tidemill-loop-0")).isPresent();
             double waited = m.value("tidemill_loop_queue_wait_seconds_count", "loop", "tidemill-loop-0").orElseThrow();
-            if (setup.mode() == ExecutionMode.LOOP) assertThat(waited).as("LOOP requests waited in the queue").isGreaterThanOrEqualTo(5.0);
+            if (setup.mode() == ExecutionMode.LOOP) assertThat(waited).as("LOOP requests waited in the queue (one in 8 is timed; the first on a connection is)").isPositive();
             else assertThat(waited).as("nothing ran on a worker loop").isZero();
             for (String jvm : new String[] {"jvm_memory_used_bytes", "jvm_gc_memory_allocated_bytes_total", "jvm_threads_live_threads",
                     "system_cpu_count", "jvm_classes_loaded_classes"}) {

@@ -217,7 +217,9 @@ public final class Exchange implements Request, Runnable {
     /** Runs the handler: the worker loop's task. */
     @Override
     public void run() {
-        if (context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
+        // One request in 8 (by its number on its connection): a clock read on the worker per request
+        // showed in ./tidemill bench metrics, and the wait's distribution needs no more.
+        if ((id & 7) == 0 && context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
         context.invoker().run(this, true);
     }
 

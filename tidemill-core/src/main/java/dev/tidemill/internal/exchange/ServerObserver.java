@@ -39,7 +39,8 @@ public interface ServerObserver {
 
     /**
      * @param loop the worker loop that ran the exchange
-     * @param nanos from the read that brought the request to the start of its handler; only called when {@link #timed()}
+     * @param nanos from the read that brought the request to the start of its handler; only called when
+     *     {@link #timed()}, for one LOOP request in 8
      */
     default void queueWait(WorkerLoop loop, long nanos) { }
 
