@@ -23,6 +23,9 @@ module dev.tidemill {
     requires org.hibernate.validator;
     requires org.jctools.core;
     requires org.slf4j;
+    /** /metrics: meters, JVM binders and the Prometheus registry; no Micrometer type is in the exported API. */
+    requires micrometer.core;
+    requires micrometer.registry.prometheus;
     requires com.github.luben.zstd_jni;
     /** Brotli response compression; the native library is a separate module found as a service. */
     requires com.aayushatharva.brotli4j;

@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param compression response compression (on by default; see {@link Compression})
  * @param trustedProxies which peers may name the client in {@code X-Forwarded-For}/{@code Forwarded};
  *     default {@link TrustedProxies#NONE} (trust nobody)
+ * @param operations health endpoints, metrics and the access log (see {@link Operations})
  */
 public record Config(
         String host,
@@ -43,7 +44,8 @@ public record Config(
         Limits limits,
         Timeouts timeouts,
         Compression compression,
-        TrustedProxies trustedProxies) {
+        TrustedProxies trustedProxies,
+        Operations operations) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -70,6 +72,7 @@ public record Config(
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(trustedProxies, "trustedProxies");
+        Objects.requireNonNull(operations, "operations");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -146,6 +149,7 @@ public record Config(
         private Timeouts.Builder timeouts = Timeouts.builder();
         private Compression.Builder compression = Compression.builder();
         private TrustedProxies trustedProxies = TrustedProxies.NONE;
+        private Operations.Builder operations = Operations.builder();
 
         private Builder() {}
 
@@ -163,6 +167,7 @@ public record Config(
             timeouts = c.timeouts.toBuilder();
             compression = c.compression.toBuilder();
             trustedProxies = c.trustedProxies;
+            operations = c.operations.toBuilder();
         }
 
         /** @param v bind address @return this */
@@ -191,6 +196,14 @@ public record Config(
         public Builder compression(Compression v) { compression = v.toBuilder(); return this; }
         /** @param v see {@link Compression#enabled()} @return this */
         public Builder compression(boolean v) { compression.enabled(v); return this; }
+        /** @param v every operations setting at once, replacing those set so far @return this */
+        public Builder operations(Operations v) { operations = v.toBuilder(); return this; }
+        /** @param v see {@link Operations#metrics()} @return this */
+        public Builder metrics(boolean v) { operations.metrics(v); return this; }
+        /** @param v see {@link Operations#health()} @return this */
+        public Builder health(boolean v) { operations.health(v); return this; }
+        /** @param v see {@link Operations#accessLog()} @return this */
+        public Builder accessLog(boolean v) { operations.accessLog(v); return this; }
         /** @param v see {@link Compression#minBytes()} @return this */
         public Builder compressionMinBytes(int v) { compression.minBytes(v); return this; }
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
@@ -268,7 +281,8 @@ public record Config(
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug, limits.build(), timeouts.build(), compression.build(), trustedProxies);
+                    serverHeader, debug, limits.build(), timeouts.build(), compression.build(), trustedProxies,
+                    operations.build());
         }
     }
 }

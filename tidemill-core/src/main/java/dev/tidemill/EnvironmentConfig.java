@@ -74,6 +74,9 @@ final class EnvironmentConfig {
         count("TIDEMILL_TRUSTED_HOPS", TrustedProxies.HOPS, " (0 = trust by networks)", Config.Builder::trustedHops);
         other("TIDEMILL_FORWARDED_HEADER", "header", "one of x-forwarded-for, forwarded",
                 (b, v) -> b.forwardedHeader(enumValue(TrustedProxies.Header.class, v)));
+        other("TIDEMILL_METRICS", "metrics", "true or false", (b, v) -> b.metrics(bool(v)));
+        other("TIDEMILL_HEALTH", "health", "true or false", (b, v) -> b.health(bool(v)));
+        other("TIDEMILL_ACCESS_LOG", "accessLog", "true or false", (b, v) -> b.accessLog(bool(v)));
     }
 
     private EnvironmentConfig() {}

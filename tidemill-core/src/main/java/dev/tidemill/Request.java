@@ -85,4 +85,16 @@ public interface Request {
         InetSocketAddress a = remoteAddress();
         return a.getAddress() != null ? a.getAddress() : java.net.InetAddress.getLoopbackAddress();
     }
+     * @return this request's id: the client's {@code X-Request-Id} when it is 1-200 characters of
+     *     {@code [A-Za-z0-9._-]}, else one generated on first call (16 lowercase hex digits). The
+     *     id known when the response is written is echoed in its {@code X-Request-Id} header and
+     *     written to the access log (docs/operations.md).
+     */
+    String requestId();
+
+    /**
+     * @return the caller's W3C trace context, when the request carries exactly one valid
+     *     {@code traceparent} header; what a tracer needs to continue the trace
+     */
+    Optional<TraceParent> traceParent();
 }

@@ -99,7 +99,8 @@ public final class Route {
     /**
      * Marks this route as an operational endpoint, as {@code /livez}, {@code /readyz} and
      * {@code /metrics} are: it is left out of the OpenAPI document, of request metrics and of the
-     * access log, and rate limits never apply to it. Off by default.
+     * access log, rate limits never apply to it, and the concurrency limit never sheds it (a probe
+     * must tell a busy server from a dead one). Off by default.
      *
      * @param value whether this route is operational
      * @return this

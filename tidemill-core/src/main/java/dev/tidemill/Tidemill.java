@@ -1,6 +1,7 @@
 package dev.tidemill;
 
 import dev.tidemill.internal.codec.JacksonCodec;
+import dev.tidemill.internal.ops.Operational;
 import dev.tidemill.internal.routing.Router;
 import dev.tidemill.internal.server.AppSnapshot;
 import dev.tidemill.internal.server.HttpServer;
@@ -30,6 +31,7 @@ public final class Tidemill implements Routes {
     private final Router<Route> shapes = new Router<>();
     private final List<Filter> filters = new ArrayList<>();
     private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
+    private final Map<String, ReadinessCheck> readiness = new LinkedHashMap<>();
     private JsonCodec json;
     private OpenApiRoutes openApi;
     private Cors cors = Cors.none();
@@ -157,6 +159,23 @@ public final class Tidemill implements Routes {
         if (status != 0) System.exit(status);
     }
 
+    /**
+     * Registers a readiness check that {@code /readyz} runs ({@link Operations#readinessPath()}):
+     * the server is ready when every check is healthy within {@link Operations#readinessTimeout()}
+     * and it is not stopping.
+     *
+     * @param name shown in the {@code /readyz} body, unique in the app
+     * @param check the check
+     * @return this
+     */
+    public Tidemill readiness(String name, ReadinessCheck check) {
+        checkNotStarted();
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(check, "check");
+        if (readiness.putIfAbsent(name, check) != null) throw new IllegalArgumentException("readiness check " + name + " registered twice");
+        return this;
+    }
+
     /** @return every registered route, in registration order */
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
@@ -169,14 +188,17 @@ public final class Tidemill implements Routes {
      * @return the running server
      */
     public Server start() {
+        Operational ops;
         synchronized (this) {
             if (started) throw new IllegalStateException("this app was already started");
+            ops = Operational.create(config, new LinkedHashMap<>(readiness));
+            operationalRoutes(ops);
             started = true;
         }
         if (openApi != null) openApi.build(routes); // before binding: a duplicate operationId fails the start
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit));
+                cors, rateLimit, ops));
     }
 
     /**
@@ -195,7 +217,31 @@ public final class Tidemill implements Routes {
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit));
+                cors, rateLimit, dev.tidemill.internal.exchange.ServerObserver.NONE));
+    }
+
+    /**
+     * {@code /livez}, {@code /readyz} and {@code /metrics} as {@link Route#operational operational}
+     * routes, where {@link Operations} puts them. Liveness runs on the I/O thread (it must answer
+     * when every worker loop is stuck) and readiness there too (it only awaits its checks, which
+     * run on virtual threads); a scrape formats every meter, so it runs on a virtual thread.
+     */
+    private void operationalRoutes(Operational ops) {
+        Operations o = config.operations();
+        if (o.health()) {
+            operational(o.livenessPath(), ops.liveness(), ExecutionMode.IO);
+            operational(o.readinessPath(), ops.readiness(), ExecutionMode.IO);
+        }
+        if (o.metrics()) operational(o.metricsPath(), ops.metrics(), ExecutionMode.VIRTUAL);
+    }
+
+    private void operational(String path, Handler handler, ExecutionMode mode) {
+        try {
+            register("GET", path, handler, null).operational(true).mode(mode);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "; the operational endpoint at " + path
+                    + " can be moved or turned off with Config.builder().operations(...)", e);
+        }
     }
 
     /**

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
             Tidemill.class, Config.class, Config.Builder.class, Limits.class, Limits.Builder.class, Timeouts.class,
-            Timeouts.Builder.class, Compression.class, Compression.Builder.class, StaticAssets.class,
+            Timeouts.Builder.class, Compression.class, Compression.Builder.class, Operations.class, Operations.Builder.class,
+            Health.class, ReadinessCheck.class, TraceParent.class, StaticAssets.class,
             StaticAssets.Builder.class, Request.class,
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class, OpenApi.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,

@@ -149,6 +149,8 @@ public final class Demo {
         api.get("/hello", req -> new Message("Hello, " + req.header("Origin").orElse("same origin") + "!"))
                 .returns(Message.class).summary("Greets a cross-origin caller").tags("cors");
         app.get("/limited", req -> "within the limit").rateLimit(LIMITED).returns(String.class).summary("5 per second per client");
+        // /readyz runs this; a real app checks its database or broker here
+        app.readiness("rooms", () -> dev.tidemill.Health.ok(rooms.stats().subscriptions() + " subscriptions"));
         return app;
     }
 
@@ -267,6 +269,10 @@ public final class Demo {
         b.append("  curl -i -X OPTIONS -H 'Origin: ").append(CORS_ORIGIN)
                 .append("' -H 'Access-Control-Request-Method: POST' ").append(base).append("/api/hello\n");
         b.append("  for i in 1 2 3 4 5 6; do curl -s -o /dev/null -w '%{http_code} ' ").append(base).append("/limited; done\n");
+        b.append("Operations (docs/operations.md):\n");
+        b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
+        b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");
+        b.append("  curl ").append(base).append("/metrics      # Prometheus text format\n");
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }

@@ -77,6 +77,20 @@ class DemoTest {
     }
 
     @Test
+    void operationsEndpointsAnswerAndTheBannerListsThem() {
+        assertThat(client.get("/livez").status()).isEqualTo(200);
+        JsonNode ready = client.get("/readyz").jsonTree();
+        assertThat(ready.get("status").asString()).isEqualTo("up");
+        assertThat(ready.get("checks").get(0).get("name").asString()).isEqualTo("rooms");
+        client.get("/hello");
+        TestResponse metrics = client.get("/metrics");
+        assertThat(metrics.header("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(metrics.text()).contains("tidemill_requests_total{method=\"GET\",route=\"/hello\",status=\"200\"}");
+        String banner = Demo.banner(Demo.create(TestClient.config().build()), client.server());
+        assertThat(banner).contains("/livez").contains("/readyz").contains("/metrics");
+    }
+
+    @Test
     void json() {
         TestResponse r = client.get("/json");
         assertThat(r.status()).isEqualTo(200);

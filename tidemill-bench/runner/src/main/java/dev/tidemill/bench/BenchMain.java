@@ -17,7 +17,8 @@ import java.util.Map;
  * benchmark ({@link HtmlSuite}), {@code bench pages} the page and the browser mix with and without
  * compression, {@code bench heavy} the heavy fixed-rate load ({@link HeavyLoadSuite}),
  * {@code bench live} the Datastar SSE fan-out, {@code bench ratelimit} a rate limit under many
- * client addresses ({@link RateLimitSuite}), {@code bench report} regenerates
+ * client addresses ({@link RateLimitSuite}), {@code bench metrics} plaintext with metrics on and
+ * off ({@link MetricsCost}), {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
 public final class BenchMain {
@@ -68,12 +69,19 @@ public final class BenchMain {
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
+            } else if (!list.isEmpty() && list.get(0).equals("metrics")) {
+                Path json = run(Options.parseMetrics(list.subList(1, list.size())), System.out);
+                Path md = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", ".md"));
+                String cost = MetricsCost.of(ResultFile.read(json));
+                Files.writeString(md, Files.readString(md) + "\n## Metrics on against off\n\n" + cost);
+                System.out.println("\n" + cost + "results: " + json + " (+ .md, .svg)");
             } else if (!list.isEmpty() && list.get(0).equals("report")) {
                 report(Options.parse(list.subList(1, list.size())), System.out);
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
                 System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
                         + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR] [--resume CHECKPOINT]\n"
                         + "       ./tidemill bench machine | report | compression [--seconds S]\n"
+                        + "       ./tidemill bench metrics [--quick] [--rounds N] [--duration S] [--warmup S] (plaintext, metrics on and off)\n"
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
                         + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"

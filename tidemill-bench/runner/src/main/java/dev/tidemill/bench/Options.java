@@ -36,6 +36,9 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
     /** Scenarios of {@code bench pages}: the HTML page, the mix without and with a browser's Accept-Encoding. */
     static final List<ScenarioRun> PAGES_SCENARIOS = List.of(ScenarioRun.PAGE, ScenarioRun.MIX, ScenarioRun.BROWSER_MIX);
 
+    /** The name of {@code bench metrics} runs: plaintext with metrics on and off ({@link MetricsCost}). */
+    public static final String METRICS = MetricsCost.SUITE;
+
     /** The name of {@code bench pages} runs. */
     public static final String PAGES = "pages";
 
@@ -60,16 +63,28 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
         return parse(args, PAGES);
     }
 
+    /**
+     * {@code bench metrics}: plaintext, {@link MetricsCost#ON} and {@link MetricsCost#OFF} (and the
+     * baseline, as every run), 3 rounds of 6 s windows after a 12 s warm-up.
+     *
+     * @param args the arguments after {@code metrics}
+     * @return the options
+     */
+    public static Options parseMetrics(List<String> args) {
+        return parse(args, METRICS);
+    }
+
     private static Options parse(List<String> args, String name) {
         boolean quick = args.contains("--quick");
-        boolean pages = name.equals(PAGES);
+        boolean metrics = name.equals(METRICS);
+        boolean pages = name.equals(PAGES) || metrics;
         boolean strict = false;
-        List<String> targets = List.of();
-        List<ScenarioRun> scenarios = pages ? PAGES_SCENARIOS : quick ? QUICK_SCENARIOS : ScenarioRun.all();
+        List<String> targets = metrics ? List.of(MetricsCost.ON, MetricsCost.OFF) : List.of();
+        List<ScenarioRun> scenarios = metrics ? List.of(ScenarioRun.PLAINTEXT) : pages ? PAGES_SCENARIOS : quick ? QUICK_SCENARIOS : ScenarioRun.all();
         // Quick: one round, short windows (per target: settle, JVM start, warm-up, four windows).
         // How long that takes here: time ./tidemill bench --quick (a fresh clone has five targets;
         // the peers are built only with -Ppeers).
-        int rounds = quick || pages ? 1 : 3;
+        int rounds = quick || (pages && !metrics) ? 1 : 3;
         int duration = quick ? 2 : pages ? 6 : 10;
         int warmup = quick ? 4 : pages ? 12 : 60;
         int connections = 64;

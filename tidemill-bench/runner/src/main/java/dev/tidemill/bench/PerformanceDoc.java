@@ -24,6 +24,7 @@ public final class PerformanceDoc {
         m.put("live", "Datastar SSE fan-out: 5,000 clients, a fragment twice a second");
         m.put("html", "HTML rendering");
         m.put("ratelimit", "Rate limits: 100,000 client addresses through a trusted proxy");
+        m.put(MetricsCost.SUITE, "Cost of metrics: plaintext with metrics on and off");
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -49,6 +49,11 @@ public final class TargetCatalog {
                 new Target.Command(jvm(java, classPath, TidemillApp.class.getName(), TidemillApp.BUILDER_PAGE),
                         Map.of("TIDEMILL_PORT", Integer.toString(port), "TIDEMILL_IO_THREADS", Integer.toString(threads),
                                 "TIDEMILL_LOOPS", Integer.toString(threads)))));
+        // The default mode with metrics off: what recording them costs (./tidemill bench metrics).
+        targets.add(new Target(MetricsCost.OFF, "tidemill", true, false, (port, threads, dir) ->
+                new Target.Command(jvm(java, classPath, TidemillApp.class.getName()),
+                        Map.of("TIDEMILL_MODE", "loop", "TIDEMILL_METRICS", "false", "TIDEMILL_PORT", Integer.toString(port),
+                                "TIDEMILL_IO_THREADS", Integer.toString(threads), "TIDEMILL_LOOPS", Integer.toString(threads)))));
         targets.add(new Target(BASELINE, "baseline", true, false, (port, threads, dir) ->
                 new Target.Command(jvm(java, classPath, BaselineNetty.class.getName(), Integer.toString(port),
                         Integer.toString(threads)), Map.of())));
@@ -123,7 +128,8 @@ public final class TargetCatalog {
      * @throws IllegalArgumentException naming an unknown target and the known ones
      */
     public List<Target> select(List<String> names) {
-        if (names.isEmpty()) return all();
+        // Metrics off is measured by ./tidemill bench metrics; a full run measures what ships.
+        if (names.isEmpty()) return all().stream().filter(t -> !t.name().equals(MetricsCost.OFF)).toList();
         List<Target> out = new ArrayList<>();
         for (String n : names) out.add(byName(n));
         if (out.stream().noneMatch(t -> t.name().equals(BASELINE))) out.add(byName(BASELINE));

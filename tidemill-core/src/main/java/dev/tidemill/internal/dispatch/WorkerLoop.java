@@ -221,6 +221,33 @@ public final class WorkerLoop extends WorkerLoopRightPad {
         if (!notified && !WakeBatch.defer(this)) wake();
     }
 
+    /**
+     * Queues a liveness probe without a reserved slot and wakes the loop: what {@code /livez} times
+     * ({@code internal.ops.Heartbeats}). It uses the queue's headroom, so the caller must have at most
+     * one probe outstanding per loop (it sends the next only after the last one ran); a loop that is
+     * shut down is skipped.
+     *
+     * @param probe run once on the loop thread, between two tasks
+     * @return whether it was queued
+     */
+    public boolean probe(Runnable probe) {
+        if (!running || !queue.offer(probe)) return false;
+        // Woken now (this is no event loop's iteration), and not counted in wakeups(): those are
+        // what requests cost, which the benchmark divides by requests.
+        if (!notified && NOTIFIED.compareAndSet(this, false, true)) LockSupport.unpark(thread);
+        return true;
+    }
+
+    /** @return tasks waiting in the queue now (at most {@link #load()}); the rest of the load is in flight */
+    public int queued() {
+        return queue.size();
+    }
+
+    /** @return the loop thread's name, {@code tidemill-loop-<index>} */
+    public String name() {
+        return thread.getName();
+    }
+
     /** Unparks the loop unless it is awake or a wakeup is already on its way; after a task was queued. */
     void wake() {
         if (!notified && NOTIFIED.compareAndSet(this, false, true)) {

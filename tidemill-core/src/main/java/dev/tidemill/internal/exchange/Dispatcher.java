@@ -16,16 +16,22 @@ final class Dispatcher {
     private final LoopGroup loops;
     private final ConcurrencyLimit limit;
     private final Invoker invoker;
+    private final ServerObserver observer;
     private volatile ExecutorService virtualThreads;
 
-    Dispatcher(LoopGroup loops, int concurrencyLimit, Invoker invoker) {
+    Dispatcher(LoopGroup loops, int concurrencyLimit, Invoker invoker, ServerObserver observer) {
+        this.observer = observer;
         this.loops = loops;
         this.limit = new ConcurrencyLimit(concurrencyLimit);
         this.invoker = invoker;
     }
 
     void dispatch(Exchange ex) {
-        if (!limit.tryAcquire()) {
+        // An operational route (health, metrics) is never shed: a probe must tell a busy server
+        // from a dead one, and a scrape is most wanted when the server is full.
+        if (ex.endpoint.route().operational()) {
+            ex.unlimited = true;
+        } else if (!limit.tryAcquire()) {
             overloaded(ex);
             return;
         }
@@ -37,7 +43,7 @@ final class Dispatcher {
             case LOOP -> {
                 WorkerLoop loop = loops.reserve();
                 if (loop == null) {
-                    limit.release();
+                    if (!ex.unlimited) limit.release();
                     overloaded(ex);
                     return;
                 }
@@ -59,7 +65,8 @@ final class Dispatcher {
         }
     }
 
-    private static void overloaded(Exchange ex) {
+    private void overloaded(Exchange ex) {
+        observer.shed();
         ex.refuse(Problem.of(503, "Service Unavailable", "every worker is at its concurrency limit; retry shortly"),
                 false, "Retry-After", "1");
     }

@@ -30,6 +30,7 @@ import java.util.List;
  * @param compress whether its responses may be compressed (the route's choice, else the config's)
  * @param cors its CORS policy (the route's, its groups', else the app's), null if none applies
  * @param limiter its rate limit's state (nearest wins), null if none applies or the route is operational
+ * @param observer what records its responses (metrics, access log), resolved once; null when nothing does
  */
 public record Endpoint(
         Route route,
@@ -42,19 +43,25 @@ public record Endpoint(
         long requestTimeoutNanos,
         boolean compress,
         Cors cors,
-        Limiter limiter) {
+        Limiter limiter,
+        RouteObserver observer) {
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
-        return resolve(route, appFilters, config, Cors.none(), null, l -> null);
+        return resolve(route, appFilters, config, ServerObserver.NONE);
+    }
+
+    static Endpoint resolve(Route route, List<Filter> appFilters, Config config, ServerObserver observers) {
+        return resolve(route, appFilters, config, Cors.none(), null, l -> null, observers);
     }
 
     /**
      * @param appCors the app's CORS policy ({@link Cors#none()} if none)
      * @param appLimit the app's rate limit, or null
      * @param limiters the state of each rate limit object, one per object
+     * @param observers who records responses
      */
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config, Cors appCors, RateLimit appLimit,
-            Function<RateLimit, Limiter> limiters) {
+            Function<RateLimit, Limiter> limiters, ServerObserver observers) {
         List<Filter> chain = new ArrayList<>(appFilters);
         List<RouteGroup> groups = new ArrayList<>();
         for (RouteGroup g = route.group().orElse(null); g != null; g = g.parent().orElse(null)) groups.add(g);
@@ -76,7 +83,8 @@ public record Endpoint(
         Limiter limiter = limit == null || route.operational() ? null : limiters.apply(limit);
         return new Endpoint(route, route.handler(), chain.toArray(Filter[]::new), names,
                 new ParamCoercer(route.params(), names), mode, body, timeout,
-                route.compress().orElse(config.compression().enabled()), cors.enabled() ? cors : null, limiter);
+                route.compress().orElse(config.compression().enabled()), cors.enabled() ? cors : null, limiter,
+                observers.route(route));
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

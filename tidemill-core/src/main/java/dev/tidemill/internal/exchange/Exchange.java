@@ -3,6 +3,7 @@ package dev.tidemill.internal.exchange;
 import dev.tidemill.Param;
 import dev.tidemill.Problem;
 import dev.tidemill.Request;
+import dev.tidemill.TraceParent;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.codec.ContentDecoding;
 import dev.tidemill.internal.dispatch.WorkerLoop;
@@ -44,6 +45,8 @@ public final class Exchange implements Request, Runnable {
     static final int CANCELLED = 4;
 
     private static final byte[] NO_BODY = new byte[0];
+    private static final io.netty.util.AsciiString X_REQUEST_ID = io.netty.util.AsciiString.cached("x-request-id");
+    private static final io.netty.util.AsciiString TRACEPARENT = io.netty.util.AsciiString.cached("traceparent");
     private static final VarHandle STATE;
     private static final VarHandle SLOT_HELD;
 
@@ -94,6 +97,17 @@ public final class Exchange implements Request, Runnable {
     private java.net.InetAddress client;
     private Map<String, Object> attributes;
     private Map<String, String> cookies;
+    /**
+     * {@link System#nanoTime} when the read that brought the head began, set by the transport
+     * ({@link #arrived}): a time it reads anyway, so stamping arrival costs no clock read.
+     */
+    private long arrivedAt;
+    /** An operational route's exchange: it took no slot of the concurrency limit (see {@link Dispatcher#dispatch}). */
+    boolean unlimited;
+    /** The request id once known (the client's, or generated); written before the reply is sent, which publishes it. */
+    private String requestId;
+    private Optional<TraceParent> traceParent;
+    private boolean clientIdRead;
 
     /**
      * Opens an exchange for a request head the transport has read.
@@ -214,6 +228,7 @@ public final class Exchange implements Request, Runnable {
      */
     public boolean expire() {
         if (!casState(RUNNING, TIMED_OUT)) return false;
+        context.observer().timedOut();
         abandon();
         send(context.replies().problem(this, Problem.of(504, "Gateway Timeout",
                 "the handler did not answer within " + endpoint.requestTimeoutNanos() / 1_000_000
@@ -229,7 +244,47 @@ public final class Exchange implements Request, Runnable {
     /** Runs the handler: the worker loop's task. */
     @Override
     public void run() {
+        // One request in 8 (by its number on its connection): a clock read on the worker per request
+        // showed in ./tidemill bench metrics, and the wait's distribution needs no more.
+        if ((id & 7) == 0 && context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
         context.invoker().run(this, true);
+    }
+
+    /**
+     * The transport is writing this exchange's response head: the response is counted and logged
+     * here (arrival to head is the latency the metrics report). Called on the transport's thread,
+     * once per exchange, before the head is encoded (so an id generated for the log is echoed).
+     *
+     * @param reply the reply whose head is being written
+     */
+    public void headWritten(Reply reply) {
+        RouteObserver o = endpoint != null ? endpoint.observer() : context.unmatchedObserver();
+        if (o != null) o.responded(this, reply.status(), reply.streamed() ? -1 : reply.contentLength());
+    }
+
+    /** @return {@link System#nanoTime} when the read that brought the head began */
+    public long arrivedAt() {
+        return arrivedAt;
+    }
+
+    /** @param nanos {@link System#nanoTime} when the read that brought the head began; the transport sets it before routing */
+    public void arrived(long nanos) {
+        arrivedAt = nanos;
+    }
+
+    /**
+     * @return the id to echo in {@code X-Request-Id}: the one known so far (asked for by the
+     *     handler or the access log), else the client's if valid; null for none
+     */
+    public String echoedRequestId() {
+        String id = requestId;
+        if (id == null && !clientIdRead) {
+            // Read once: the encoder asks twice (bound, then head). The transport's thread only.
+            clientIdRead = true;
+            id = RequestIds.valid(headers.get(X_REQUEST_ID));
+            if (id != null) requestId = id;
+        }
+        return id;
     }
 
     // ---- slot ----
@@ -257,7 +312,7 @@ public final class Exchange implements Request, Runnable {
 
     private void freeSlot() {
         if (loop != null) loop.release();
-        context.dispatcher().limit().release();
+        if (!unlimited) context.dispatcher().limit().release();
     }
 
     /**
@@ -404,6 +459,29 @@ public final class Exchange implements Request, Runnable {
     public void attribute(String name, Object value) {
         if (attributes == null) attributes = new HashMap<>();
         attributes.put(name, value);
+    }
+
+    @Override
+    public String requestId() {
+        String id = requestId;
+        if (id == null) {
+            id = RequestIds.valid(headers.get(X_REQUEST_ID));
+            if (id == null) id = RequestIds.generate();
+            requestId = id;
+        }
+        return id;
+    }
+
+    @Override
+    public Optional<TraceParent> traceParent() {
+        Optional<TraceParent> t = traceParent;
+        if (t == null) {
+            // Two traceparent fields cannot be told apart, so neither is believed (Trace Context 3.2).
+            List<String> all = headers.getAll(TRACEPARENT);
+            t = all.size() == 1 ? TraceParent.parse(all.get(0)) : Optional.empty();
+            traceParent = t;
+        }
+        return t;
     }
 
     @Override

@@ -35,6 +35,9 @@ public final class ExchangeContext {
     /** The app's CORS policy, for answers to requests no route took; null if none. */
     private final Cors appCors;
     private final ClientAddresses clients;
+    private final ServerObserver observer;
+    private final RouteObserver unmatched;
+    private final boolean timed;
     private volatile boolean draining;
     /** Open event streams and WebSocket connections: a graceful stop ends them (they never end by themselves). */
     private final Set<OpenStream> streams = ConcurrentHashMap.newKeySet();
@@ -45,11 +48,14 @@ public final class ExchangeContext {
      */
     public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc) {
         this.config = app.config();
+        this.observer = app.observer();
+        this.unmatched = observer.unmatched();
+        this.timed = observer.timed();
         Router<Endpoint> router = new Router<>();
         Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
         for (Route r : app.routes()) {
             router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(),
-                    l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime))));
+                    l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer));
         }
         this.limiters = List.copyOf(limiters.values());
         this.appCors = app.cors().enabled() ? app.cors() : null;
@@ -61,7 +67,7 @@ public final class ExchangeContext {
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),
-                Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()));
+                Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()), observer);
         this.binder = new BodyBinder(app.json(), config.limits().maxQueryPairs());
     }
 
@@ -151,6 +157,24 @@ public final class ExchangeContext {
     /** @return who the client is, given the peer and the forwarding headers */
     ClientAddresses clients() {
         return clients;
+    }
+
+    /** @return who watches this server's exchanges */
+    public ServerObserver observer() {
+        return observer;
+    }
+
+    /** @return the worker loops */
+    public LoopGroup loops() {
+        return dispatcher.loops();
+    }
+
+    RouteObserver unmatchedObserver() {
+        return unmatched;
+    }
+
+    boolean timed() {
+        return timed;
     }
 
     Dispatcher dispatcher() {

@@ -305,6 +305,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
             boolean close = reply.close() || !ring.flag(ex, ReplyRing.KEEP_ALIVE)
                     || server.draining() && ring.outstanding() == 1 && reading.betweenRequests() && !reading.parked();
             needsFlush = true;
+            ex.headWritten(reply); // counted and logged before it is encoded: an id generated for the log is echoed
             if (reply.streamed()) {
                 write(encoder.streamHead(ctx.alloc(), reply, close, http10));
                 ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started

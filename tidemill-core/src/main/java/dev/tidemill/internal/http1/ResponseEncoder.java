@@ -27,6 +27,7 @@ final class ResponseEncoder {
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] CONTENT_TYPE = ascii("Content-Type: ");
     private static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
+    private static final byte[] X_REQUEST_ID = ascii("X-Request-Id: ");
     private static final byte[] CHUNKED = ascii("Transfer-Encoding: chunked\r\n");
     private static final byte[] CLOSE = ascii("Connection: close\r\n");
     private static final byte[] KEEP_ALIVE = ascii("Connection: keep-alive\r\n");
@@ -128,6 +129,8 @@ final class ResponseEncoder {
         // Status line (<= 40), Content-Type prefix, Content-Length (<= 36), Connection (<= 24),
         // Date (37) and the final CRLF take at most 160 bytes; a header line is name: value CRLF.
         int size = 160 + serverLine.length;
+        String requestId = r.exchange() == null ? null : r.exchange().echoedRequestId();
+        if (requestId != null) size += X_REQUEST_ID.length + requestId.length() + 2;
         for (int i = 0; i < headers.size(); i++) size += headers.get(i).length() + 2;
         CharSequence contentType = r.contentType();
         if (contentType != null) size += contentType.length();
@@ -145,6 +148,11 @@ final class ResponseEncoder {
             buf.writeCharSequence(name, StandardCharsets.US_ASCII);
             buf.writeByte(':').writeByte(' ');
             buf.writeCharSequence(headers.get(i + 1), StandardCharsets.US_ASCII);
+            buf.writeBytes(CRLF);
+        }
+        String requestId = r.exchange() == null ? null : r.exchange().echoedRequestId();
+        if (requestId != null) {
+            buf.writeBytes(X_REQUEST_ID).writeCharSequence(requestId, StandardCharsets.US_ASCII);
             buf.writeBytes(CRLF);
         }
         if (contentType != null && !typed) {

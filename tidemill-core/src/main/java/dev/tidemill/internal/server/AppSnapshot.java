@@ -7,6 +7,7 @@ import dev.tidemill.ExceptionMapper;
 import dev.tidemill.Filter;
 import dev.tidemill.JsonCodec;
 import dev.tidemill.Route;
+import dev.tidemill.internal.exchange.ServerObserver;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,7 @@ import java.util.Map;
  * @param json the JSON codec
  * @param cors the app's CORS policy ({@link Cors#none()} if it has none)
  * @param rateLimit the app's rate limit, or null
+ * @param observer who watches the exchanges (metrics, access log, health: {@code internal.ops})
  */
 public record AppSnapshot(
         Config config,
@@ -28,11 +30,12 @@ public record AppSnapshot(
         Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers,
         JsonCodec json,
         Cors cors,
-        RateLimit rateLimit) {
+        RateLimit rateLimit,
+        ServerObserver observer) {
 
-    /** An app without an app-wide CORS policy or rate limit. */
+    /** An app without an app-wide CORS policy or rate limit, that nobody watches. */
     public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
             Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
-        this(config, routes, filters, mappers, json, Cors.none(), null);
+        this(config, routes, filters, mappers, json, Cors.none(), null, ServerObserver.NONE);
     }
 }

@@ -122,6 +122,7 @@ public final class HttpServer implements Server {
             PipelineInitializer http1 = new PipelineInitializer(context, connections);
             pipeline.http1 = http1;
             channel.config().setAutoRead(true); // after the volatile write: no child is accepted before it
+            context.observer().started(group, context, connections::size);
             int cpus = Runtime.getRuntime().availableProcessors();
             List<String> report = new ArrayList<>();
             report.add("transport " + choice.transport() + " (" + choice.reason() + "); "
@@ -230,6 +231,7 @@ public final class HttpServer implements Server {
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         context.close();
+        context.observer().stopped();
         try {
             dateRefresh.close();
         } catch (Exception e) {

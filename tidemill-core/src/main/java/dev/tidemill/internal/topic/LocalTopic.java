@@ -77,6 +77,11 @@ public final class LocalTopic<T> implements Topic<T> {
         Subjects.checkPattern(pattern);
     }
 
+    /** @return every open topic of the process, for the metrics scrape */
+    public static java.util.Collection<LocalTopic<?>> open() {
+        return java.util.List.copyOf(TOPICS.values());
+    }
+
     /** @see Topic#find */
     public static Optional<Topic<?>> find(String name) {
         return Optional.ofNullable(TOPICS.get(name));
