@@ -85,6 +85,8 @@ public interface Request {
         InetSocketAddress a = remoteAddress();
         return a.getAddress() != null ? a.getAddress() : java.net.InetAddress.getLoopbackAddress();
     }
+
+    /**
      * @return this request's id: the client's {@code X-Request-Id} when it is 1-200 characters of
      *     {@code [A-Za-z0-9._-]}, else one generated on first call (16 lowercase hex digits). The
      *     id known when the response is written is echoed in its {@code X-Request-Id} header and

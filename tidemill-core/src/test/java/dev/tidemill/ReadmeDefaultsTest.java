@@ -154,13 +154,7 @@ class ReadmeDefaultsTest {
             while (m.find()) named.add(m.group());
             named.remove("TIDEMILL_JAVA_OPTS"); // the launcher script's, not a setting
             assertThat(known).as("variables named in %s", doc).containsAll(named);
-            if (doc.endsWith("README.md")) {
-                // The operations switches (TIDEMILL_METRICS, _HEALTH, _ACCESS_LOG) are documented in
-                // docs/operations.md until the README's table takes them at merge.
-                Matcher ops = VARIABLE.matcher(Files.readString(Path.of("..", "docs", "operations.md")));
-                while (ops.find()) named.add(ops.group());
-                assertThat(named).as("variables the README and docs/operations.md name").containsAll(known);
-            }
+            if (doc.endsWith("README.md")) assertThat(named).as("variables the README names").containsAll(known);
         }
     }
 
