@@ -40,6 +40,7 @@ class MetricsScrapeTest {
         CompletableFuture<String> held = new CompletableFuture<>();
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        long began = System.nanoTime(); // no request of this test can have taken longer than the test
         try (TestClient client = setup.start(b -> b.workerLoops(1).concurrencyPerLoop(1), app -> {
             app.get("/x/{id}", req -> "item " + req.pathParam("id")).params(Param.path("id", ParamType.INT));
             app.get("/never", req -> new CompletableFuture<String>()).requestTimeout(Duration.ofMillis(200));
@@ -114,6 +115,11 @@ class MetricsScrapeTest {
                 }
             });
             assertThat(buckets.get("{method=GET, route=/x/{id}}").lastEntry().getValue()).isEqualTo(4.0);
+            // Units and clock base: each of the four latencies lies within the test's own run (a sum
+            // taken against another clock's origin would be hours).
+            double ranSeconds = (System.nanoTime() - began) / 1e9;
+            assertThat(m.value(latency + "_sum", "method", "GET", "route", "/x/{id}")).get()
+                    .satisfies(sum -> assertThat(sum).isBetween(0.0, 4 * ranSeconds));
 
             assertThat(m.value("tidemill_connections_max")).hasValue((double) TestClient.config().build().limits().maxConnections());
             assertThat(m.value("tidemill_connections_open")).get().satisfies(v -> assertThat(v).isGreaterThanOrEqualTo(1.0));

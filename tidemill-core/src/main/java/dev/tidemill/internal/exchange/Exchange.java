@@ -267,7 +267,10 @@ public final class Exchange implements Request, Runnable {
         return arrivedAt;
     }
 
-    /** @param nanos {@link System#nanoTime} when the read that brought the head began; the transport sets it before routing */
+    /**
+     * @param nanos when the read that brought the head began, on {@link System#nanoTime}'s scale
+     *     (not a Netty ticker's, whose origin differs); the transport sets it before routing
+     */
     public void arrived(long nanos) {
         arrivedAt = nanos;
     }

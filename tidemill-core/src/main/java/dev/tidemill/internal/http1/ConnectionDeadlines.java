@@ -62,6 +62,15 @@ final class ConnectionDeadlines {
     }
 
     /**
+     * @return {@link #now()} on {@link System#nanoTime()}'s scale, which the exchange's observers
+     *     measure against: Netty's ticker counts from its own start ({@code initialNanoTime}), so
+     *     its readings and {@code System.nanoTime()} differ by that origin
+     */
+    long nowAsSystemNanos() {
+        return now() + executor.ticker().initialNanoTime();
+    }
+
+    /**
      * A read begins: until {@link #readEnded()}, {@link #now()} is this instant. Deadlines set while
      * handling a read are then relative to its start, off by at most the read's own duration, and
      * the read costs one clock read however many requests it holds.

@@ -202,7 +202,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
-        ex.arrived(deadlines.now()); // the read's start, already read: no clock read per request
+        ex.arrived(deadlines.nowAsSystemNanos()); // the read's start, already read: no clock read per request
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;
         upgrade.headRead(ex, ctx);
