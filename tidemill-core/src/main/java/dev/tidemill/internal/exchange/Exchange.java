@@ -1,31 +1,19 @@
 package dev.tidemill.internal.exchange;
 
-import dev.tidemill.Param;
 import dev.tidemill.Problem;
 import dev.tidemill.Request;
-import dev.tidemill.TraceParent;
-import dev.tidemill.internal.codec.BodyBinder;
-import dev.tidemill.internal.codec.ContentDecoding;
 import dev.tidemill.internal.dispatch.WorkerLoop;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.cookie.Cookie;
-import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * One request and its response, whatever protocol carries it: the {@link Request} a handler
- * sees, its concurrency slot, and its state. The only way back to the transport is the
- * {@link ReplySink} it was opened with; the transport talks to it through {@link #body},
+ * sees ({@link ExchangeRequest}: what it reads), its concurrency slot, and its state. The only
+ * way back to the transport is the {@link ReplySink} it was opened with; the transport talks to it through {@link #body},
  * {@link #expire} and {@link #transportClosed}. Everything it reads (binder, remote address,
  * limits through its endpoint) is handed to it when it opens.
  *
@@ -37,16 +25,13 @@ import java.util.concurrent.CompletableFuture;
  * <p>It is also the worker loop's queue item ({@link Runnable}), so a LOOP dispatch allocates no
  * task object.
  */
-public final class Exchange implements Request, Runnable {
+public final class Exchange extends ExchangeRequest implements Runnable {
     static final int RUNNING = 0;
     static final int RESPONDED = 1;
     static final int STREAMING = 2;
     static final int TIMED_OUT = 3;
     static final int CANCELLED = 4;
 
-    private static final byte[] NO_BODY = new byte[0];
-    private static final io.netty.util.AsciiString X_REQUEST_ID = io.netty.util.AsciiString.cached("x-request-id");
-    private static final io.netty.util.AsciiString TRACEPARENT = io.netty.util.AsciiString.cached("traceparent");
     private static final VarHandle STATE;
     private static final VarHandle SLOT_HELD;
 
@@ -60,24 +45,8 @@ public final class Exchange implements Request, Runnable {
         }
     }
 
-    private final ExchangeContext context;
     private final ReplySink sink;
     private final int id;
-    private final String method;
-    private final String uri;
-    private final String path;
-    private final HttpHeaders headers;
-    private final boolean head;
-    private final SocketAddress remote;
-
-    // Set by the RouteGate on the transport's thread, before dispatch.
-    Endpoint endpoint;
-    Object[] values;
-    String[] pathValues;
-    Map<String, List<String>> query;
-    /** The body's content codings, in the order applied; decoded (and emptied) on first access. */
-    List<String> codings = List.of();
-    private byte[] body = NO_BODY;
 
     // VarHandles rather than AtomicInteger/AtomicBoolean fields: two fewer objects per request.
     @SuppressWarnings("unused") // through STATE
@@ -94,9 +63,6 @@ public final class Exchange implements Request, Runnable {
     boolean preflight;
     /** For a 405: the CORS policy of the routes on this path (there is no endpoint), or null. */
     dev.tidemill.Cors pathCors;
-    private java.net.InetAddress client;
-    private Map<String, Object> attributes;
-    private Map<String, String> cookies;
     /**
      * {@link System#nanoTime} when the read that brought the head began, set by the transport
      * ({@link #arrived}): a time it reads anyway, so stamping arrival costs no clock read.
@@ -104,10 +70,6 @@ public final class Exchange implements Request, Runnable {
     private long arrivedAt;
     /** An operational route's exchange: it took no slot of the concurrency limit (see {@link Dispatcher#dispatch}). */
     boolean unlimited;
-    /** The request id once known (the client's, or generated); written before the reply is sent, which publishes it. */
-    private String requestId;
-    private Optional<TraceParent> traceParent;
-    private boolean clientIdRead;
 
     /**
      * Opens an exchange for a request head the transport has read.
@@ -124,15 +86,9 @@ public final class Exchange implements Request, Runnable {
      */
     public Exchange(ExchangeContext context, ReplySink sink, int id, String method, String uri, String path,
             HttpHeaders headers, boolean head, SocketAddress remote) {
-        this.context = context;
+        super(context, method, uri, path, headers, head, remote);
         this.sink = sink;
         this.id = id;
-        this.method = method;
-        this.uri = uri;
-        this.path = path;
-        this.headers = headers;
-        this.head = head;
-        this.remote = remote;
     }
 
     // ---- the transport's side ----
@@ -142,27 +98,6 @@ public final class Exchange implements Request, Runnable {
         return id;
     }
 
-    /** @return whether this is a HEAD request */
-    public boolean isHead() {
-        return head;
-    }
-
-    /** @return the request target as sent */
-    public String uri() {
-        return uri;
-    }
-
-    /** @return the route, once the gate has matched one; null before (or for a refused request) */
-    public Endpoint endpoint() {
-        return endpoint;
-    }
-
-    /** @param bytes the whole body, read by the transport within {@link Endpoint#maxBodyBytes()} */
-    public void body(byte[] bytes) {
-        body = bytes;
-    }
-
-    /** @return the sink replies go to */
     /**
      * The connection this exchange upgraded (its {@code 101} was written) has ended: the
      * concurrency slot it held from the handshake on is released. Idempotent.
@@ -275,21 +210,6 @@ public final class Exchange implements Request, Runnable {
         arrivedAt = nanos;
     }
 
-    /**
-     * @return the id to echo in {@code X-Request-Id}: the one known so far (asked for by the
-     *     handler or the access log), else the client's if valid; null for none
-     */
-    public String echoedRequestId() {
-        String id = requestId;
-        if (id == null && !clientIdRead) {
-            // Read once: the encoder asks twice (bound, then head). The transport's thread only.
-            clientIdRead = true;
-            id = RequestIds.valid(headers.get(X_REQUEST_ID));
-            if (id != null) requestId = id;
-        }
-        return id;
-    }
-
     // ---- slot ----
 
     void holdSlot(WorkerLoop l) {
@@ -364,147 +284,5 @@ public final class Exchange implements Request, Runnable {
     /** @return whether the state moved from {@code expect} to {@code update} (this caller decides the response) */
     boolean casState(int expect, int update) {
         return STATE.compareAndSet(this, expect, update);
-    }
-
-    // ---- Request ----
-
-    @Override
-    public String method() {
-        return method;
-    }
-
-    @Override
-    public String path() {
-        return path;
-    }
-
-    @Override
-    public String routePattern() {
-        return endpoint.route().pattern();
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T> T param(Param<T> param) {
-        int i = endpoint.coercer().indexOf(param);
-        if (i < 0) {
-            throw new IllegalArgumentException(param + " is not declared on route " + endpoint.route()
-                    + "; declare it with .params(...)");
-        }
-        return (T) values[i];
-    }
-
-    @Override
-    public String pathParam(String name) {
-        String[] names = endpoint.pathNames();
-        for (int i = 0; i < names.length; i++) {
-            if (names[i].equals(name)) return pathValues[i];
-        }
-        throw new IllegalArgumentException("route " + endpoint.route() + " has no path parameter {" + name + "}");
-    }
-
-    @Override
-    public Optional<String> query(String name) {
-        List<String> v = query.get(name);
-        return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v.get(0));
-    }
-
-    @Override
-    public Optional<String> header(String name) {
-        return Optional.ofNullable(headers.get(name));
-    }
-
-    @Override
-    public List<String> headers(String name) {
-        return headers.getAll(name);
-    }
-
-    @Override
-    public Optional<String> cookie(String name) {
-        if (cookies == null) {
-            cookies = new HashMap<>();
-            for (String h : headers.getAll(HttpHeaderNames.COOKIE)) {
-                for (Cookie c : ServerCookieDecoder.LAX.decode(h)) cookies.putIfAbsent(c.name(), c.value());
-            }
-        }
-        return Optional.ofNullable(cookies.get(name));
-    }
-
-    @Override
-    public byte[] body() {
-        if (!codings.isEmpty()) {
-            // decoded here, on the handler's thread, bounded by the route's body limit
-            List<String> applied = codings;
-            codings = List.of();
-            body = ContentDecoding.decode(body, applied, endpoint.maxBodyBytes());
-        }
-        return body;
-    }
-
-    @Override
-    public String bodyText() {
-        String ct = headers.get(HttpHeaderNames.CONTENT_TYPE);
-        return new String(body(), ct == null ? StandardCharsets.UTF_8 : BodyBinder.charset(ct));
-    }
-
-    @Override
-    public <T> T body(Class<T> type) {
-        // A route that declared its body (Route.body/form) takes only that media type.
-        return context.binder().bind(header("Content-Type"), body(), type, endpoint.route().bodyMediaType());
-    }
-
-    @Override
-    public Optional<Object> attribute(String name) {
-        return attributes == null ? Optional.empty() : Optional.ofNullable(attributes.get(name));
-    }
-
-    @Override
-    public void attribute(String name, Object value) {
-        if (attributes == null) attributes = new HashMap<>();
-        attributes.put(name, value);
-    }
-
-    @Override
-    public String requestId() {
-        String id = requestId;
-        if (id == null) {
-            id = RequestIds.valid(headers.get(X_REQUEST_ID));
-            if (id == null) id = RequestIds.generate();
-            requestId = id;
-        }
-        return id;
-    }
-
-    @Override
-    public Optional<TraceParent> traceParent() {
-        Optional<TraceParent> t = traceParent;
-        if (t == null) {
-            // Two traceparent fields cannot be told apart, so neither is believed (Trace Context 3.2).
-            List<String> all = headers.getAll(TRACEPARENT);
-            t = all.size() == 1 ? TraceParent.parse(all.get(0)) : Optional.empty();
-            traceParent = t;
-        }
-        return t;
-    }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        return remote instanceof InetSocketAddress i ? i : InetSocketAddress.createUnresolved("unknown", 0);
-    }
-
-    @Override
-    public java.net.InetAddress clientAddress() {
-        java.net.InetAddress c = client;
-        if (c == null) {
-            java.net.InetAddress peer = remote instanceof InetSocketAddress i && i.getAddress() != null
-                    ? i.getAddress() : java.net.InetAddress.getLoopbackAddress();
-            client = c = context.clients().resolve(peer, headers);
-        }
-        return c;
-    }
-
-    @Override
-    public String toString() {
-        return method + " " + uri;
     }
 }
