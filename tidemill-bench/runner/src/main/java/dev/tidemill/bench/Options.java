@@ -84,9 +84,13 @@ public record Options(boolean quick, boolean strict, List<String> targets, List<
         // Quick: one round, short windows (per target: settle, JVM start, warm-up, four windows).
         // How long that takes here: time ./tidemill bench --quick (a fresh clone has five targets;
         // the peers are built only with -Ppeers).
-        int rounds = quick || (pages && !metrics) ? 1 : 3;
+        // Metrics: five rounds and 30 s of warm-up. With three rounds and 12 s the two targets' CPU
+        // per request differed by +3.8 % (bench/results/20261201T203222Z-metrics.json), and a
+        // profile of the same warm-up showed C2 still compiling (about 7 % of samples); with these
+        // settings the difference was +1.9 % (bench/results/20261201T210507Z-metrics.json).
+        int rounds = quick || (pages && !metrics) ? 1 : metrics ? 5 : 3;
         int duration = quick ? 2 : pages ? 6 : 10;
-        int warmup = quick ? 4 : pages ? 12 : 60;
+        int warmup = quick ? 4 : metrics ? 30 : pages ? 12 : 60;
         int connections = 64;
         Path out = Path.of("bench", "results");
         Path root = Path.of("");
