@@ -7,17 +7,13 @@ import dev.tidemill.Response;
 import dev.tidemill.RouteGroup;
 import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * CORS in a real browser: a page served on one origin ({@code http://127.0.0.1:P1}) fetches from
@@ -60,22 +56,8 @@ class CorsBrowserTest {
     @Test
     @SuppressWarnings("unchecked")
     void anAllowedCrossOriginFetchSucceedsAndARefusedOneIsBlocked() throws Exception {
-        Path web = Path.of("target", "web").toAbsolutePath();
-        Path script = web.resolve("cors.mjs");
-        assertThat(script).as("the build copies the browser script next to node_modules").exists();
-        assertThat(web.resolve("node_modules/playwright-core")).as("npm ci, run by the build, installs playwright-core").exists();
-        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-        assertThat(Path.of(chromium)).as("Debian's chromium (apt-get install chromium; .ci/run does)").exists();
-
         String pageUrl = "http://127.0.0.1:" + pages.port() + "/";
-        Process node = new ProcessBuilder("node", script.toString(), pageUrl, "http://127.0.0.1:" + api.port())
-                .directory(web.toFile()).start();
-        byte[] out = node.getInputStream().readAllBytes();
-        String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        assertThat(node.exitValue()).as("node exit; stderr: %s", err).isZero();
-        String stdout = new String(out, StandardCharsets.UTF_8).strip();
-        Map<String, Object> seen = JsonMapper.builder().build().readValue(stdout.substring(stdout.lastIndexOf('\n') + 1), Map.class);
+        Map<String, Object> seen = BrowserScript.run("cors.mjs", pageUrl, "http://127.0.0.1:" + api.port());
         assertThat(seen.get("error")).as("the script's failure").isNull();
         assertThat(seen.get("pageOrigin")).isEqualTo("http://127.0.0.1:" + pages.port());
 

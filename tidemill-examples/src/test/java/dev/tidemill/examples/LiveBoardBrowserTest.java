@@ -8,12 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The live board in a real browser: headless Chromium (Debian's, installed by {@code .ci/run})
@@ -40,25 +38,9 @@ class LiveBoardBrowserTest {
 
     @Test
     void aNotePostedInOneTabAppearsInTheOther() throws Exception {
-        Path web = Path.of("target", "web").toAbsolutePath();
-        Path script = web.resolve("board.mjs");
-        assertThat(script).as("the build copies the browser script next to node_modules").exists();
-        assertThat(web.resolve("node_modules/playwright-core")).as("npm ci, run by the build, installs playwright-core").exists();
-        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-        assertThat(Path.of(chromium)).as("Debian's chromium (apt-get install chromium; .ci/run does)").exists();
-
         Path shot = Path.of("target", "board.png").toAbsolutePath();
         Files.deleteIfExists(shot);
-        Process node = new ProcessBuilder("node", script.toString(), "http://127.0.0.1:" + client.port(), shot.toString())
-                .directory(web.toFile()).redirectErrorStream(false).start();
-        byte[] out = node.getInputStream().readAllBytes();
-        String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        String stdout = new String(out, StandardCharsets.UTF_8).strip();
-        assertThat(node.exitValue()).as("node exit; stderr: %s", err).isZero();
-        String last = stdout.substring(stdout.lastIndexOf('\n') + 1);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> seen = JsonMapper.builder().build().readValue(last, Map.class);
+        Map<String, Object> seen = BrowserScript.run("board.mjs", "http://127.0.0.1:" + client.port(), shot.toString());
 
         assertThat(seen.get("error")).as("the script's failure").isNull();
         assertThat((String) seen.get("eventStreamType")).startsWith("text/event-stream");

@@ -3,17 +3,14 @@ package dev.tidemill.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.testing.TestClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The demo's Swagger UI in a real browser, set up as {@link LiveBoardBrowserTest} is (Debian's
@@ -38,24 +35,10 @@ class SwaggerUiBrowserTest {
 
     @Test
     void docsListsTheDemosOperations() throws Exception {
-        Path web = Path.of("target", "web").toAbsolutePath();
-        Path script = web.resolve("docs.mjs");
-        assertThat(script).as("the build copies the browser script next to node_modules").exists();
-        assertThat(web.resolve("node_modules/playwright-core")).exists();
-        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-        assertThat(Path.of(chromium)).as("Debian's chromium").exists();
-
         Path shot = Path.of("target", "docs.png").toAbsolutePath();
         Files.deleteIfExists(shot);
         String base = "http://127.0.0.1:" + client.port();
-        Process node = new ProcessBuilder("node", script.toString(), base, shot.toString()).directory(web.toFile()).start();
-        byte[] out = node.getInputStream().readAllBytes();
-        String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        assertThat(node.exitValue()).as("node exit; stderr: %s", err).isZero();
-        String stdout = new String(out, StandardCharsets.UTF_8).strip();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> seen = JsonMapper.builder().build().readValue(stdout.substring(stdout.lastIndexOf('\n') + 1), Map.class);
+        Map<String, Object> seen = BrowserScript.run("docs.mjs", base, shot.toString());
 
         assertThat(seen.get("error")).as("the script's failure").isNull();
         assertThat(seen.get("specStatus")).isEqualTo(200);
