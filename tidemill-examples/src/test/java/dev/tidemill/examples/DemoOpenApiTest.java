@@ -2,16 +2,18 @@ package dev.tidemill.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.Config;
+import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.testing.TidemillApp;
+import dev.tidemill.testing.TidemillTest;
 import io.swagger.v3.oas.models.SpecVersion;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -20,22 +22,17 @@ import tools.jackson.databind.JsonNode;
  * The demo's OpenAPI document, as {@code /openapi.json} serves it: swagger-parser's 3.1
  * validation reports nothing, and it describes the demo's routes as they are declared.
  */
+@TidemillTest
 @Timeout(60)
 class DemoOpenApiTest {
-    private static TestClient client;
-
-    @BeforeAll
-    static void start() {
-        client = TestClient.start(Demo.create(TestClient.config().build()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) client.close();
+    /** The demo, started once for the class on a free port by {@link TidemillTest}. */
+    @TidemillApp
+    static Tidemill demo(Config.Builder config) {
+        return Demo.create(config.build());
     }
 
     @Test
-    void theDemosDocumentIsValidOpenApi31() {
+    void theDemosDocumentIsValidOpenApi31(TestClient client) {
         TestResponse r = client.get("/openapi.json");
         assertThat(r.status()).isEqualTo(200);
         ParseOptions options = new ParseOptions();
@@ -48,7 +45,7 @@ class DemoOpenApiTest {
     }
 
     @Test
-    void itDescribesTheDemosRoutesAsDeclared() {
+    void itDescribesTheDemosRoutesAsDeclared(TestClient client) {
         JsonNode doc = client.get("/openapi.json").jsonTree();
         List<String> paths = new ArrayList<>(doc.get("paths").propertyNames());
         assertThat(paths).contains("/hello", "/json", "/items/{id}", "/search", "/users", "/rooms/{room}/messages",

@@ -2,14 +2,16 @@ package dev.tidemill.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.Config;
+import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TidemillApp;
+import dev.tidemill.testing.TidemillTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,22 +24,17 @@ import org.junit.jupiter.api.Timeout;
  * error and its screenshot is a real PNG. The test fails, rather than skips, when Chromium or
  * Node.js is missing: CI installs both.
  */
+@TidemillTest
 @Timeout(120)
 class LiveBoardBrowserTest {
-    private static TestClient client;
-
-    @BeforeAll
-    static void start() {
-        client = TestClient.start(Demo.create(TestClient.config().build()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) client.close();
+    /** The demo, started once for the class on a free port by {@link TidemillTest}. */
+    @TidemillApp
+    static Tidemill demo(Config.Builder config) {
+        return Demo.create(config.build());
     }
 
     @Test
-    void aNotePostedInOneTabAppearsInTheOther() throws Exception {
+    void aNotePostedInOneTabAppearsInTheOther(TestClient client) throws Exception {
         Path shot = Path.of("target", "board.png").toAbsolutePath();
         Files.deleteIfExists(shot);
         Map<String, Object> seen = BrowserScript.run("board.mjs", "http://127.0.0.1:" + client.port(), shot.toString());

@@ -2,13 +2,15 @@ package dev.tidemill.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.Config;
+import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.testing.TidemillApp;
+import dev.tidemill.testing.TidemillTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,22 +21,17 @@ import org.junit.jupiter.api.Timeout;
  * error and no request leaving the server (no CDN). Fails, rather than skips, without Chromium or
  * Node.js.
  */
+@TidemillTest
 @Timeout(120)
 class SwaggerUiBrowserTest {
-    private static TestClient client;
-
-    @BeforeAll
-    static void start() {
-        client = TestClient.start(Demo.create(TestClient.config().build()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) client.close();
+    /** The demo, started once for the class on a free port by {@link TidemillTest}. */
+    @TidemillApp
+    static Tidemill demo(Config.Builder config) {
+        return Demo.create(config.build());
     }
 
     @Test
-    void docsListsTheDemosOperations() throws Exception {
+    void docsListsTheDemosOperations(TestClient client) throws Exception {
         Path shot = Path.of("target", "docs.png").toAbsolutePath();
         Files.deleteIfExists(shot);
         String base = "http://127.0.0.1:" + client.port();
