@@ -242,6 +242,18 @@ public record Config(
         public Builder writeBufferHighWaterMark(int v) { limits.writeBufferHighWaterMark(v); return this; }
         /** @param v see {@link Limits#decoderChunkBytes()} @return this */
         public Builder decoderChunkBytes(int v) { limits.decoderChunkBytes(v); return this; }
+        /** @param v see {@link Limits#bodyHighWaterBytes()} @return this */
+        public Builder bodyHighWaterBytes(int v) { limits.bodyHighWaterBytes(v); return this; }
+        /** @param v see {@link Limits#maxParts()} @return this */
+        public Builder maxParts(int v) { limits.maxParts(v); return this; }
+        /** @param v see {@link Limits#maxPartHeaderBytes()} @return this */
+        public Builder maxPartHeaderBytes(int v) { limits.maxPartHeaderBytes(v); return this; }
+        /** @param v see {@link Limits#maxFieldBytes()} @return this */
+        public Builder maxFieldBytes(int v) { limits.maxFieldBytes(v); return this; }
+        /** @param v see {@link Limits#maxFileBytes()} @return this */
+        public Builder maxFileBytes(long v) { limits.maxFileBytes(v); return this; }
+        /** @param v see {@link Limits#uploadMemoryBytes()} @return this */
+        public Builder uploadMemoryBytes(int v) { limits.uploadMemoryBytes(v); return this; }
         /** @param v see {@link Timeouts#request()} @return this */
         public Builder requestTimeout(Duration v) { timeouts.request(v); return this; }
         /** @param v see {@link Timeouts#headerRead()} @return this */

@@ -52,6 +52,20 @@ package dev.tidemill;
  *     {@link Timeouts#writeStall() write-stall} watch starts. 1 B-16 MiB; default 64 KiB.
  * @param decoderChunkBytes largest piece of a request body the HTTP decoder hands on at once; a
  *     larger read is split, nothing is refused. 1 B-16 MiB; default 64 KiB.
+ * @param bodyHighWaterBytes bytes of a streamed request body ({@link Route#streamedBody()}) held
+ *     between the socket and the handler; above it the server stops reading that connection (TCP
+ *     pushes back on the client) until the handler has taken some. 1 B-64 MiB; default 1 MiB.
+ * @param maxParts parts in one {@code multipart/form-data} body; more: 413. 1-100,000; default 1,000.
+ * @param maxPartHeaderBytes bytes in the header block of one multipart part; larger: 413.
+ *     1 B-1 MiB; default 8 KiB (8,192).
+ * @param maxFieldBytes bytes of one multipart text field (a part without a file name), held in
+ *     memory to be bound; larger: 413. 0 B-64 MiB; default 64 KiB (65,536).
+ * @param maxFileBytes bytes of one multipart file part (decoded); larger: 413. The route's
+ *     {@link #maxBodyBytes()} bounds the whole body as well. 0 B-1 TiB; default 1 GiB, so by
+ *     default the body limit decides.
+ * @param uploadMemoryBytes bytes of one file part kept in memory; a larger part is spooled to a
+ *     temporary file (in {@code java.io.tmpdir}), deleted when the request ends however it ends.
+ *     0 B-64 MiB; default 64 KiB (65,536).
  */
 public record Limits(
         int concurrencyPerLoop,
@@ -71,7 +85,13 @@ public record Limits(
         int acceptBacklog,
         int writeBufferLowWaterMark,
         int writeBufferHighWaterMark,
-        int decoderChunkBytes) {
+        int decoderChunkBytes,
+        int bodyHighWaterBytes,
+        int maxParts,
+        int maxPartHeaderBytes,
+        int maxFieldBytes,
+        long maxFileBytes,
+        int uploadMemoryBytes) {
 
     // The ranges, one per component. Declared before DEFAULTS: the constructor reads them.
     static final Range CONCURRENCY_PER_LOOP = Range.count("concurrencyPerLoop", 1, 1 << 24);
@@ -92,6 +112,12 @@ public record Limits(
     static final Range WRITE_BUFFER_LOW_WATER_MARK = Range.bytes("writeBufferLowWaterMark", 1, 16 << 20);
     static final Range WRITE_BUFFER_HIGH_WATER_MARK = Range.bytes("writeBufferHighWaterMark", 1, 16 << 20);
     static final Range DECODER_CHUNK_BYTES = Range.bytes("decoderChunkBytes", 1, 16 << 20);
+    static final Range BODY_HIGH_WATER_BYTES = Range.bytes("bodyHighWaterBytes", 1, 64 << 20);
+    static final Range MAX_PARTS = Range.count("maxParts", 1, 100_000);
+    static final Range MAX_PART_HEADER_BYTES = Range.bytes("maxPartHeaderBytes", 1, 1 << 20);
+    static final Range MAX_FIELD_BYTES = Range.bytes("maxFieldBytes", 0, 64 << 20);
+    static final Range MAX_FILE_BYTES = Range.bytes("maxFileBytes", 0, 1L << 40);
+    static final Range UPLOAD_MEMORY_BYTES = Range.bytes("uploadMemoryBytes", 0, 64 << 20);
 
     /** The defaults, as documented on each component. */
     public static final Limits DEFAULTS = new Builder().build();
@@ -119,6 +145,12 @@ public record Limits(
             throw new IllegalArgumentException("writeBufferLowWaterMark must be <= writeBufferHighWaterMark");
         }
         DECODER_CHUNK_BYTES.check(decoderChunkBytes);
+        BODY_HIGH_WATER_BYTES.check(bodyHighWaterBytes);
+        MAX_PARTS.check(maxParts);
+        MAX_PART_HEADER_BYTES.check(maxPartHeaderBytes);
+        MAX_FIELD_BYTES.check(maxFieldBytes);
+        MAX_FILE_BYTES.check(maxFileBytes);
+        UPLOAD_MEMORY_BYTES.check(uploadMemoryBytes);
     }
 
     /** @return a builder holding the defaults */
@@ -159,6 +191,12 @@ public record Limits(
         private int writeBufferLowWaterMark = 32 * 1024;
         private int writeBufferHighWaterMark = 64 * 1024;
         private int decoderChunkBytes = 64 * 1024;
+        private int bodyHighWaterBytes = 1024 * 1024;
+        private int maxParts = 1_000;
+        private int maxPartHeaderBytes = 8 * 1024;
+        private int maxFieldBytes = 64 * 1024;
+        private long maxFileBytes = 1L << 30;
+        private int uploadMemoryBytes = 64 * 1024;
 
         private Builder() {}
 
@@ -181,6 +219,12 @@ public record Limits(
             writeBufferLowWaterMark = l.writeBufferLowWaterMark;
             writeBufferHighWaterMark = l.writeBufferHighWaterMark;
             decoderChunkBytes = l.decoderChunkBytes;
+            bodyHighWaterBytes = l.bodyHighWaterBytes;
+            maxParts = l.maxParts;
+            maxPartHeaderBytes = l.maxPartHeaderBytes;
+            maxFieldBytes = l.maxFieldBytes;
+            maxFileBytes = l.maxFileBytes;
+            uploadMemoryBytes = l.uploadMemoryBytes;
         }
 
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
@@ -219,6 +263,18 @@ public record Limits(
         public Builder writeBufferHighWaterMark(int v) { writeBufferHighWaterMark = v; return this; }
         /** @param v see {@link Limits#decoderChunkBytes()} @return this */
         public Builder decoderChunkBytes(int v) { decoderChunkBytes = v; return this; }
+        /** @param v see {@link Limits#bodyHighWaterBytes()} @return this */
+        public Builder bodyHighWaterBytes(int v) { bodyHighWaterBytes = v; return this; }
+        /** @param v see {@link Limits#maxParts()} @return this */
+        public Builder maxParts(int v) { maxParts = v; return this; }
+        /** @param v see {@link Limits#maxPartHeaderBytes()} @return this */
+        public Builder maxPartHeaderBytes(int v) { maxPartHeaderBytes = v; return this; }
+        /** @param v see {@link Limits#maxFieldBytes()} @return this */
+        public Builder maxFieldBytes(int v) { maxFieldBytes = v; return this; }
+        /** @param v see {@link Limits#maxFileBytes()} @return this */
+        public Builder maxFileBytes(long v) { maxFileBytes = v; return this; }
+        /** @param v see {@link Limits#uploadMemoryBytes()} @return this */
+        public Builder uploadMemoryBytes(int v) { uploadMemoryBytes = v; return this; }
 
         /** @return the limits; throws {@link IllegalArgumentException} naming a bad field */
         public Limits build() {
@@ -226,7 +282,8 @@ public record Limits(
                     maxHeaderCount, maxBodyBytes, maxPipelined, maxDrainBytes, maxQueryPairs,
                     maxLeadingEmptyLines, maxContentCodings, maxJsonNestingDepth, maxJsonNumberLength,
                     maxJsonStringLength, acceptBacklog, writeBufferLowWaterMark, writeBufferHighWaterMark,
-                    decoderChunkBytes);
+                    decoderChunkBytes, bodyHighWaterBytes, maxParts, maxPartHeaderBytes, maxFieldBytes,
+                    maxFileBytes, uploadMemoryBytes);
         }
     }
 }

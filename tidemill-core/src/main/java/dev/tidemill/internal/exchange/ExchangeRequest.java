@@ -53,6 +53,11 @@ public abstract class ExchangeRequest implements Request {
     private String requestId;
     private Optional<TraceParent> traceParent;
     private boolean clientIdRead;
+    /** What must be closed when the exchange ends (temporary upload files); guarded by {@code this}. */
+    private java.util.ArrayList<AutoCloseable> onEnd;
+    private boolean ended;
+    /** Set once {@link #onEnd} was called: the transport's check per request is one volatile read, no lock. */
+    private volatile boolean hasEndActions;
 
     ExchangeRequest(ExchangeContext context, String method, String uri, String path, HttpHeaders headers, boolean head,
             SocketAddress remote) {
@@ -83,6 +88,50 @@ public abstract class ExchangeRequest implements Request {
     /** @param bytes the whole body, read by the transport within {@link Endpoint#maxBodyBytes()} */
     public void body(byte[] bytes) {
         body = bytes;
+    }
+
+    /**
+     * Registers something to close when the exchange ends, however it ends: its reply written, the
+     * connection lost, or the request timed out and its 504 written. Closed at once if it already
+     * ended. Any thread.
+     *
+     * @param resource closed once, on the transport's thread; a failure is logged and ignored
+     */
+    public void onEnd(AutoCloseable resource) {
+        synchronized (this) {
+            if (!ended) {
+                if (onEnd == null) onEnd = new java.util.ArrayList<>(2);
+                onEnd.add(resource);
+                hasEndActions = true;
+                return;
+            }
+        }
+        closeQuietly(resource);
+    }
+
+    /** @return whether {@link #onEnd} registered anything: the transport then calls {@link #ended} */
+    public boolean hasEndActions() {
+        return hasEndActions;
+    }
+
+    /** The transport is done with this exchange (reply written, or connection closed): closes what {@link #onEnd} holds. */
+    public void ended() {
+        java.util.ArrayList<AutoCloseable> held;
+        synchronized (this) {
+            if (ended) return;
+            ended = true;
+            held = onEnd;
+            onEnd = null;
+        }
+        if (held != null) for (AutoCloseable r : held) closeQuietly(r);
+    }
+
+    private static void closeQuietly(AutoCloseable r) {
+        try {
+            r.close();
+        } catch (Exception e) {
+            org.slf4j.LoggerFactory.getLogger(ExchangeRequest.class).warn("closing {} at the end of a request failed", r, e);
+        }
     }
 
     /**

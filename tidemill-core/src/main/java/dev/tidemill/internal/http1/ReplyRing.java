@@ -133,6 +133,8 @@ final class ReplyRing {
     /** Removes the oldest exchange: its reply is written (or dropped). */
     void finish() {
         int i = nextWrite++ & mask;
+        Exchange done = exchanges[i];
+        if (done != null && done.hasEndActions()) done.ended();
         exchanges[i] = null;
         replies[i] = null;
         outstanding--;
@@ -174,6 +176,7 @@ final class ReplyRing {
             Reply r = replies[i];
             replies[i] = null;
             ex.transportClosed();
+            if (ex.hasEndActions()) ex.ended();
             if (r != null) r.release();
         }
         outstanding = 0;
