@@ -6,9 +6,15 @@ import java.util.Map;
 
 /**
  * The {@code ; name=value} parameters of {@code Content-Type} and {@code Content-Disposition}
- * (RFC 9110 section 5.6.6 and RFC 6266): a value is a token or a quoted-string whose quoted-pairs
- * ({@code \x}) stand for {@code x}. Names are case-insensitive and may not repeat: two
- * {@code name} parameters are a way to make two parsers see two different fields.
+ * (RFC 9110 section 5.6.6 and RFC 6266): a value is a token or a quoted-string. Names are
+ * case-insensitive and may not repeat: two {@code name} parameters are a way to make two parsers
+ * see two different fields.
+ *
+ * <p>Inside a quoted-string only {@code \"} is an escape (for {@code "}); any other backslash is
+ * itself. RFC 9110's quoted-pair would make {@code \x} stand for {@code x}, but browsers never
+ * escape with a backslash: HTML's form encoding percent-encodes {@code "} as {@code %22} and sends
+ * a backslash as it is, so {@code filename="C:\dir\a.txt"} (old browsers' full paths) or a
+ * Linux file named {@code a\b} would lose their backslashes. Jetty reads them the same way.
  */
 final class HeaderParams {
     private HeaderParams() {}
@@ -50,10 +56,7 @@ final class HeaderParams {
                     if (i >= n) throw new Malformed("an unterminated quoted-string");
                     char c = value.charAt(i++);
                     if (c == '"') break;
-                    if (c == '\\') {
-                        if (i >= n) throw new Malformed("an unterminated quoted-string");
-                        c = value.charAt(i++);
-                    }
+                    if (c == '\\' && i < n && value.charAt(i) == '"') c = value.charAt(i++);
                     b.append(c);
                 }
                 v = b.toString();

@@ -213,6 +213,8 @@ public final class MultipartParser {
                         }
                     } else if (c == '\r') {
                         lineState = 3;
+                    } else if (c == '\n') {
+                        throw Refusal.malformed("an LF without CR after a boundary (RFC 2046 lines end in CRLF)");
                     } else {
                         throw Refusal.malformed("a line of the body starts with the boundary but is not a boundary delimiter");
                     }

@@ -46,6 +46,13 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
         return out;
     }
 
+    /** Content cut to 80 characters: a failure message of the 100 KiB case stays readable. */
+    @Override
+    public String toString() {
+        String c = content.length() <= 80 ? content : content.substring(0, 80) + "...(" + content.length() + " chars)";
+        return "Parsed[" + name + ", " + filename + ", " + contentType + ", " + headers + ", " + c.replace("\r", "\\r").replace("\n", "\\n") + "]";
+    }
+
     static List<Parsed> parse(String boundary, String body) {
         return parse(boundary, body.getBytes(StandardCharsets.UTF_8), Limits.DEFAULTS, 0);
     }
