@@ -16,6 +16,15 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
 
     /** Parses a body fed in chunks of {@code chunk} bytes (the whole body at once for 0). */
     static List<Parsed> parse(String boundary, byte[] body, Limits limits, int chunk) {
+        return parse(boundary, body, limits, chunk, null);
+    }
+
+    /** Parses a body fed in chunks of random sizes, 1 to 64 bytes. */
+    static List<Parsed> parseRandomly(String boundary, byte[] body, Limits limits, java.util.Random random) {
+        return parse(boundary, body, limits, 0, random);
+    }
+
+    private static List<Parsed> parse(String boundary, byte[] body, Limits limits, int chunk, java.util.Random random) {
         List<Parsed> out = new ArrayList<>();
         ByteArrayOutputStream content = new ByteArrayOutputStream();
         PartHead[] head = new PartHead[1];
@@ -41,7 +50,10 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
             }
         });
         int step = chunk <= 0 ? Math.max(1, body.length) : chunk;
-        for (int i = 0; i < body.length; i += step) p.feed(body, i, Math.min(step, body.length - i));
+        for (int i = 0; i < body.length; i += step) {
+            if (random != null) step = 1 + random.nextInt(64);
+            p.feed(body, i, Math.min(step, body.length - i));
+        }
         p.finish();
         return out;
     }
