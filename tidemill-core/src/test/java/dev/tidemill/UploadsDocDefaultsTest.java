@@ -22,10 +22,10 @@ class UploadsDocDefaultsTest {
         }
         Limits d = Limits.DEFAULTS;
         assertThat(rows.get("maxBodyBytes")).isEqualTo(d.maxBodyBytes() / (1 << 20) + " MiB");
-        assertThat(rows.get("maxParts")).isEqualTo(String.format("%,d", d.maxParts()));
-        assertThat(rows.get("maxPartHeaderBytes")).isEqualTo(d.maxPartHeaderBytes() / 1024 + " KiB (" + String.format("%,d", d.maxPartHeaderBytes()) + ")");
-        assertThat(rows.get("maxFieldBytes")).isEqualTo(d.maxFieldBytes() / 1024 + " KiB (" + String.format("%,d", d.maxFieldBytes()) + ")");
-        assertThat(rows.get("maxFileBytes")).isEqualTo(d.maxFileBytes() / (1 << 30) + " GiB (" + String.format("%,d", d.maxFileBytes()) + ")");
-        assertThat(rows.get("uploadMemoryBytes")).isEqualTo(d.uploadMemoryBytes() / 1024 + " KiB (" + String.format("%,d", d.uploadMemoryBytes()) + ")");
+        assertThat(rows.get("maxParts")).isEqualTo(String.format(java.util.Locale.ROOT, "%,d", d.maxParts()));
+        assertThat(rows.get("maxPartHeaderBytes")).isEqualTo(d.maxPartHeaderBytes() / 1024 + " KiB (" + String.format(java.util.Locale.ROOT, "%,d", d.maxPartHeaderBytes()) + ")");
+        assertThat(rows.get("maxFieldBytes")).isEqualTo(d.maxFieldBytes() / 1024 + " KiB (" + String.format(java.util.Locale.ROOT, "%,d", d.maxFieldBytes()) + ")");
+        assertThat(rows.get("maxFileBytes")).isEqualTo(d.maxFileBytes() / (1 << 30) + " GiB (" + String.format(java.util.Locale.ROOT, "%,d", d.maxFileBytes()) + ")");
+        assertThat(rows.get("uploadMemoryBytes")).isEqualTo(d.uploadMemoryBytes() / 1024 + " KiB (" + String.format(java.util.Locale.ROOT, "%,d", d.uploadMemoryBytes()) + ")");
     }
 }

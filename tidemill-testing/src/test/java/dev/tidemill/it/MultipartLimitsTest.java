@@ -83,6 +83,8 @@ class MultipartLimitsTest {
                         new byte[1])), 400, "malformed percent-encoding"),
                 Arguments.of("a file for a text component", post("/form", form().file("a", "a.txt", "text/plain", new byte[1])),
                         400, "part \"a\" is a file; its component is not an Upload"),
+                Arguments.of("a text field for an Upload component", post("/form", form().field("f", "not a file")),
+                        400, "Upload"),
                 Arguments.of("declared multipart, JSON sent", TestRequest.of("POST", "/declared").body("application/json", "{\"a\":\"1\"}"),
                         415, "expected multipart/form-data"),
                 Arguments.of("declared form, multipart sent", post("/urlencoded", form().field("a", "1")),

@@ -87,8 +87,9 @@ public final class BodyBinder {
      * @param contentType the request's {@code Content-Type}, if any
      * @param body the body bytes
      * @param type target type
-     * @param declared the one media type the route declared ({@code application/json} or
-     *     {@code application/x-www-form-urlencoded}); empty to take either
+     * @param declared the one media type the route declared ({@code application/json},
+     *     {@code application/x-www-form-urlencoded} or {@code multipart/form-data}, which this
+     *     method always refuses: see {@link #bindMultipart}); empty to take JSON or a URL-encoded form
      * @param <T> target type
      * @return the bound and valid value
      */
