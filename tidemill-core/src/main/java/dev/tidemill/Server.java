@@ -27,6 +27,7 @@ public interface Server extends AutoCloseable {
     /**
      * Counters for diagnostics, tests and benchmarks, read at this moment (racy snapshots):
      * {@code requests.in_flight} (requests holding a concurrency slot, any mode),
+     * {@code bodies.held_bytes} (bytes streamed request bodies hold between socket and handler),
      * {@code connections.open}, {@code worker.wakeups} (worker-loop unparks so far),
      * {@code reply.drains} (reply batches run on the event loops so far), {@code files.zero_copy}
      * and {@code files.read} (file bodies handed to the kernel whole, or read and written piece by

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -35,6 +36,7 @@ public final class BodyStream {
     private final BodySource source;
     private final ByteBufAllocator alloc;
     private final int highWater;
+    private final LongAdder held;
     private long buffered;
     /** The queue's last buffer when it is one of ours that small pieces are copied into. */
     private ByteBuf coalescing;
@@ -51,11 +53,13 @@ public final class BodyStream {
      * @param alloc for the buffers small pieces are gathered in
      * @param highWater bytes held above which the transport stops reading
      *     ({@link dev.tidemill.Limits#bodyHighWaterBytes()})
+     * @param held the server's count of bytes its streams hold ({@code bodies.held_bytes} in the diagnostics)
      */
-    public BodyStream(BodySource source, ByteBufAllocator alloc, int highWater) {
+    public BodyStream(BodySource source, ByteBufAllocator alloc, int highWater, LongAdder held) {
         this.source = source;
         this.alloc = alloc;
         this.highWater = highWater;
+        this.held = held;
     }
 
     // ---- the transport's side (its thread) ----
@@ -95,6 +99,7 @@ public final class BodyStream {
     private void enqueue(ByteBuf piece) {
         int n = piece.readableBytes();
         buffered += n;
+        held.add(n);
         if (n < SMALL_PIECE) {
             // Tiny pieces (1-byte chunks, say) would each pin their socket buffer and a queue node;
             // copying them into one buffer bounds what the stream holds by the bytes it counts.
@@ -256,6 +261,7 @@ public final class BodyStream {
         if (b == null) return null;
         if (b == coalescing) coalescing = null;
         buffered -= b.readableBytes();
+        held.add(-b.readableBytes());
         return b;
     }
 
@@ -271,6 +277,7 @@ public final class BodyStream {
     private void dropQueued() {
         for (ByteBuf b; (b = queue.poll()) != null; ) b.release();
         coalescing = null;
+        held.add(-buffered);
         buffered = 0;
     }
 }

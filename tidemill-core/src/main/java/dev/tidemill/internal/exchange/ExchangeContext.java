@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Exchange} they open.
  */
 public final class ExchangeContext {
+    private final java.util.concurrent.atomic.LongAdder bodyBytesHeld = new java.util.concurrent.atomic.LongAdder();
     private final Config config;
     private final RouteGate gate;
     private final Dispatcher dispatcher;
@@ -134,9 +135,15 @@ public final class ExchangeContext {
      *     {@code server.draining} (1 once a stop began) and {@code loop.<i>.load} (queued + in
      *     flight) per worker loop
      */
+    /** @return the bytes every streamed body of this server holds between transport and reader, as they change */
+    public java.util.concurrent.atomic.LongAdder bodyBytesHeld() {
+        return bodyBytesHeld;
+    }
+
     public Map<String, Long> diagnostics() {
         Map<String, Long> out = new LinkedHashMap<>();
         out.put("requests.in_flight", (long) dispatcher.limit().inFlight());
+        out.put("bodies.held_bytes", bodyBytesHeld.sum());
         LoopGroup loops = dispatcher.loops();
         out.put("worker.wakeups", loops.wakeups());
         out.put("worker.loops_running", (long) loops.running());

@@ -48,11 +48,11 @@ final class BodyStreaming implements BodySource {
     private boolean done;
 
     BodyStreaming(ChannelHandlerContext ctx, Owner owner, Exchange exchange, int highWater, long limit, long declared,
-            boolean expectsContinue) {
+            boolean expectsContinue, java.util.concurrent.atomic.LongAdder held) {
         this.ctx = ctx;
         this.owner = owner;
         this.exchange = exchange;
-        this.stream = new BodyStream(this, ctx.alloc(), highWater);
+        this.stream = new BodyStream(this, ctx.alloc(), highWater, held);
         this.limit = limit;
         this.declared = declared;
         this.continueOwed = expectsContinue;

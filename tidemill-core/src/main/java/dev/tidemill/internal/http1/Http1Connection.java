@@ -242,7 +242,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     private void stream(Exchange ex, HttpRequest req) {
         long declared = HeadChecks.chunked(req) ? -1 : HeadChecks.declaredLength(req);
         BodyStreaming s = new BodyStreaming(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
-                declared, HeadChecks.expectsContinue(req));
+                declared, HeadChecks.expectsContinue(req), server.bodyBytesHeld());
         ex.bodyStream(s.stream(), declared);
         if (HeadChecks.hasBody(req)) {
             streaming = s;
