@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * One HTTP request, as a handler sees it: the head and declared parameters already checked, the
- * body fully read (within {@link Limits#maxBodyBytes()}).
+ * body fully read (within {@link Limits#maxBodyBytes()}), or, on a route with
+ * {@link Route#streamedBody()}, ready to be read as it arrives ({@link #bodyStream()}).
  */
 public interface Request {
 
@@ -46,8 +47,17 @@ public interface Request {
     /** @param name cookie name @return its value, if the {@code Cookie} header carries it */
     Optional<String> cookie(String name);
 
-    /** @return the body bytes; empty for a request without a body */
+    /**
+     * @return the body bytes; empty for a request without a body. On a route with
+     *     {@link Route#streamedBody()} this reads the whole stream, blocking (not on the event loop)
+     */
     byte[] body();
+
+    /**
+     * @return the body as it arrives, on a route declared with {@link Route#streamedBody()}
+     * @throws IllegalStateException on any other route (its body was read whole before the handler ran)
+     */
+    RequestBody bodyStream();
 
     /** @return the body decoded as text, in the charset of {@code Content-Type} (UTF-8 by default) */
     String bodyText();

@@ -24,6 +24,7 @@ public final class Route {
     private Duration requestTimeout;
     private Boolean compress;
     private boolean operational;
+    private boolean streamedBody;
     private final RouteDocs docs = new RouteDocs();
     private Cors cors;
     private RateLimit rateLimit;
@@ -109,6 +110,30 @@ public final class Route {
         app.checkNotStarted();
         operational = value;
         return this;
+    }
+
+    /**
+     * Streams this route's request body: the handler runs as soon as the head has passed every
+     * check (routing, parameters, rate limit, a declared length within {@link #maxBodyBytes}),
+     * before a byte of body is read, and reads it with {@link Request#bodyStream()} as it arrives,
+     * in at most {@link Limits#bodyHighWaterBytes()} of memory. Nothing is read, and no
+     * {@code 100 Continue} sent, until the handler asks for the first bytes. The request timeout
+     * counts from the last piece of body the handler took (from dispatch before the first), so a
+     * long upload that keeps moving never times out while a handler that neither reads nor answers
+     * does. {@link Request#body()} and {@link Request#body(Class)} still work, reading the stream
+     * whole. Off by default: the body is read whole before the handler runs.
+     *
+     * @return this
+     */
+    public Route streamedBody() {
+        app.checkNotStarted();
+        streamedBody = true;
+        return this;
+    }
+
+    /** @return whether the route streams its body, see {@link #streamedBody()} */
+    public boolean streamsBody() {
+        return streamedBody;
     }
 
     /**

@@ -89,6 +89,72 @@ public final class ContentDecoding {
         }
     }
 
+    /**
+     * A streamed body decoded as it is read, last-applied coding first, bounded like {@link #decode}.
+     *
+     * @param raw the body as received
+     * @param codings from {@link #check}, in the order applied
+     * @param limit the route's body limit (bytes), counted on the decoded bytes
+     * @return the decoded stream; its reads throw an {@link IOException} whose cause is the
+     *     {@link ProblemException} (413 past the limit, 400 for corrupt data)
+     */
+    public static InputStream decoding(InputStream raw, List<String> codings, long limit) {
+        return new Bounded(raw, codings, limit);
+    }
+
+    /** Decodes on first read (opening a gzip stream reads its header) and counts what comes out. */
+    private static final class Bounded extends InputStream {
+        private final InputStream raw;
+        private final List<String> codings;
+        private final long limit;
+        private InputStream in;
+        private long total;
+
+        Bounded(InputStream raw, List<String> codings, long limit) {
+            this.raw = raw;
+            this.codings = codings;
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            String coding = codings.get(0);
+            int n;
+            try {
+                if (in == null) {
+                    InputStream s = raw;
+                    for (int i = codings.size() - 1; i >= 0; i--) s = open(codings.get(i), s);
+                    in = s;
+                }
+                n = in.read(b, off, len);
+            } catch (IOException | RuntimeException e) {
+                if (e.getCause() instanceof ProblemException) throw e; // the raw body's own fault (413, 408, 400)
+                throw new IOException(new ProblemException(Problem.of(400, "Bad Request", "the body is not valid "
+                        + String.join(", ", codings) + " data")));
+            }
+            if (n > 0) {
+                total += n;
+                if (total > limit) {
+                    throw new IOException(new ProblemException(Problem.of(413, "Content Too Large", "the " + coding
+                            + "-decoded body exceeds the " + limit + "-byte limit (maxBodyBytes)")));
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) in.close();
+            else raw.close();
+        }
+    }
+
     private static InputStream open(String coding, InputStream raw) throws IOException {
         return switch (coding) {
             case "gzip", "x-gzip" -> new GZIPInputStream(raw, 16 * 1024);

@@ -151,7 +151,29 @@ public final class Exchange extends ExchangeRequest implements Runnable {
 
     /** Hands a reply to the sink, with the CORS headers its policy adds. */
     void send(Reply reply) {
+        StreamedBody body = streamedBody();
+        // A complete answer ends the exchange for the handler: the body it left unread is the transport's to dispose
+        // of. A streamed answer may still be reading it (an echo), so it keeps the body.
+        if (body != null && !reply.streamed() && !reply.upgrades()) body.answered();
         sink.send(this, CorsReplies.apply(this, reply));
+    }
+
+    /**
+     * The streamed body failed (past its limit, stalled, the client gone): its reader is woken with
+     * the problem and, unless the handler answered already, the server answers with it and
+     * abandons the handler. Called on the transport's thread.
+     *
+     * @param problem the body's fault
+     * @param close whether the connection must close after the answer (the framing is lost)
+     * @return whether this call answered the exchange
+     */
+    public boolean failBody(Problem problem, boolean close) {
+        StreamedBody body = streamedBody();
+        if (body != null) body.cancelled(problem);
+        if (!casState(RUNNING, TIMED_OUT)) return false;
+        abandon();
+        send(context.replies().problem(this, problem, close));
+        return true;
     }
 
     /**
@@ -270,6 +292,8 @@ public final class Exchange extends ExchangeRequest implements Runnable {
         if (t != null) t.interrupt();
         StreamingBody s = stream;
         if (s != null) s.clientGone();
+        StreamedBody body = streamedBody();
+        if (body != null) body.cancelled(Problem.of(503, "Service Unavailable", "the request ended before its body was read"));
         if (!inLoopHandler) releaseSlot();
     }
 

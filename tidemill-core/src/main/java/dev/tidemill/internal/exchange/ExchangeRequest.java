@@ -45,6 +45,9 @@ public abstract class ExchangeRequest implements Request {
     /** The body's content codings, in the order applied; decoded (and emptied) on first access. */
     List<String> codings = List.of();
     private byte[] body = NO_BODY;
+    /** A streamed route's body, handed over by the transport before dispatch; null otherwise. */
+    private StreamedBody streamed;
+    private boolean streamedRead;
 
     private java.net.InetAddress client;
     private Map<String, Object> attributes;
@@ -88,6 +91,23 @@ public abstract class ExchangeRequest implements Request {
     /** @param bytes the whole body, read by the transport within {@link Endpoint#maxBodyBytes()} */
     public void body(byte[] bytes) {
         body = bytes;
+    }
+
+    /**
+     * Hands over a streamed route's body (before dispatch): the handler reads it through
+     * {@link #bodyStream()}, content codings decoded as it reads.
+     *
+     * @param stream the stream the transport feeds
+     * @param declaredLength the declared {@code Content-Length}, -1 for chunked
+     */
+    public void bodyStream(BodyStream stream, long declaredLength) {
+        streamed = new StreamedBody(stream, codings.isEmpty() ? declaredLength : -1, codings, endpoint.maxBodyBytes());
+        codings = List.of(); // decoded by the stream
+    }
+
+    /** @return the streamed body, or null when the route reads it whole */
+    StreamedBody streamedBody() {
+        return streamed;
     }
 
     /**
@@ -212,7 +232,20 @@ public abstract class ExchangeRequest implements Request {
     }
 
     @Override
+    public dev.tidemill.RequestBody bodyStream() {
+        if (streamed == null) {
+            throw new IllegalStateException("route " + endpoint.route() + " reads its body whole before the handler runs;"
+                    + " declare .streamedBody() to stream it");
+        }
+        return streamed;
+    }
+
+    @Override
     public byte[] body() {
+        if (streamed != null && !streamedRead) {
+            streamedRead = true;
+            body = streamed.readAll();
+        }
         if (!codings.isEmpty()) {
             // decoded here, on the handler's thread, bounded by the route's body limit
             List<String> applied = codings;

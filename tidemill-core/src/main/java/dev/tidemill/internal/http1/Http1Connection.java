@@ -38,11 +38,12 @@ import org.slf4j.LoggerFactory;
  * checks), {@link UpgradeHandoff} (a request that asks to switch protocols). The states: reading a
  * head, reading a body, discarding a refused body, closed.
  */
-final class Http1Connection extends ChannelInboundHandlerAdapter implements ReplyWriter.Reading, ConnectionDeadlines.Expiry {
+final class Http1Connection extends ChannelInboundHandlerAdapter
+        implements ReplyWriter.Reading, ConnectionDeadlines.Expiry, BodyStreaming.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Connection.class);
 
     /** The states (see the class documentation). */
-    private static final int READ_HEAD = 0, READ_BODY = 1, DISCARD = 2, CLOSED = 3;
+    private static final int READ_HEAD = 0, READ_BODY = 1, DISCARD = 2, CLOSED = 3, STREAM_BODY = 4;
 
     private final ExchangeContext server;
     private final RouteGate gate;
@@ -61,6 +62,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
 
     private int reading = READ_HEAD;
     private Exchange current; // the exchange whose body is being read
+    private BodyStreaming streaming; // the streamed body being read (STREAM_BODY)
     private boolean awaitingHead = true; // every reply written, no head yet: idle (or reading a head)
     /** The decoder holds part of the next head (it said so with {@link RequestDecoder#PARTIAL_HEAD}). */
     private boolean partialHead;
@@ -98,6 +100,11 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     public void channelInactive(ChannelHandlerContext ctx) {
         reading = CLOSED;
         body.release();
+        if (streaming != null) {
+            streaming.stop();
+            streaming.stream().fail(Problem.of(400, "Bad Request", "the client closed the connection before the body's end"));
+            streaming = null;
+        }
         if (backlog != null) for (Object m; (m = backlog.poll()) != null; ) ReferenceCountUtil.release(m);
         writer.closed();
         deadlines.cancel();
@@ -146,6 +153,9 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         if (evt instanceof ChannelInputShutdownEvent) {
             // The client's FIN: it cannot be told from a client that left, and noticing departures matters more than a
             // rare half-closing client. Replies already produced are flushed; what is in flight is abandoned.
+            if (reading == STREAM_BODY) {
+                streamFailed(Problem.of(400, "Bad Request", "the client ended its side of the connection before the body's end"));
+            }
             writer.closeWhenWritten();
             return;
         }
@@ -214,11 +224,91 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             refuse(ex, verdict, req);
             return;
         }
+        if (ex.endpoint().route().streamsBody()) {
+            stream(ex, req);
+            return;
+        }
         current = ex;
         reading = READ_BODY;
         body.read(ex.endpoint().maxBodyBytes());
         if (HeadChecks.hasBody(req)) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
         if (HeadChecks.expectsContinue(req)) writer.continueWhenNext(ex);
+    }
+
+    /**
+     * A streamed route: dispatched now, its body read as the handler asks ({@link BodyStreaming});
+     * until it does, the socket is not read.
+     */
+    private void stream(Exchange ex, HttpRequest req) {
+        long declared = HeadChecks.chunked(req) ? -1 : HeadChecks.declaredLength(req);
+        BodyStreaming s = new BodyStreaming(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
+                declared, HeadChecks.expectsContinue(req));
+        ex.bodyStream(s.stream(), declared);
+        if (HeadChecks.hasBody(req)) {
+            streaming = s;
+            current = ex;
+            reading = STREAM_BODY;
+            ctx.channel().config().setAutoRead(false);
+        } else {
+            s.stop();
+            s.stream().end();
+        }
+        requestDeadline(ex);
+        server.dispatch(ex);
+    }
+
+    /** The request timeout runs from now (a streamed body's: from the last piece its reader took). */
+    private void requestDeadline(Exchange ex) {
+        long at = deadlines.now() + ex.endpoint().requestTimeoutNanos();
+        ring.deadline(ex, at);
+        if (at < deadlines.get(Kind.REQUEST)) deadlines.set(Kind.REQUEST, at);
+    }
+
+    @Override
+    public void resumed(BodyStreaming s, boolean sendContinue) {
+        if (streaming != s || reading != STREAM_BODY) return;
+        if (sendContinue) writer.continueWhenNext(s.exchange());
+        deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
+        if (!parked() && !ctx.channel().config().isAutoRead()) ctx.channel().config().setAutoRead(true);
+    }
+
+    @Override
+    public void abandoned(BodyStreaming s) {
+        if (streaming != s || reading != STREAM_BODY) return;
+        streaming = null;
+        current = null;
+        deadlines.clear(Kind.BODY_STALL);
+        long remaining = s.remaining();
+        long drain = limits.maxDrainBytes();
+        if (s.continueOwed() || remaining > drain || remaining < 0 && drain == 0) {
+            // The client may be waiting for a 100 that will not come, or the rest is too long to read for nothing.
+            reading = CLOSED;
+            closeAfter(s.exchange());
+            return;
+        }
+        reading = DISCARD;
+        body.discard(drain);
+        deadlines.after(Kind.DRAIN, timeouts.drain().toNanos());
+        if (!parked() && !ctx.channel().config().isAutoRead()) ctx.channel().config().setAutoRead(true);
+    }
+
+    /** The streamed body cannot go on: its reader and, unless it answered, the client are told; the connection closes. */
+    private void streamFailed(Problem p) {
+        BodyStreaming s = streaming;
+        streaming = null;
+        current = null;
+        reading = CLOSED;
+        s.stop();
+        deadlines.clear(Kind.BODY_STALL);
+        Exchange ex = s.exchange();
+        closeAfter(ex);
+        ex.failBody(p, true);
+    }
+
+    /** The connection closes once {@code ex}'s reply is written (at once if it was). */
+    private void closeAfter(Exchange ex) {
+        if (ring.holds(ex)) ring.clearFlag(ex, ReplyRing.KEEP_ALIVE);
+        else writer.closeWhenWritten();
     }
 
     /** Answers a request refused before dispatch, and decides what happens to its body. */
@@ -243,6 +333,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             if (reading == READ_BODY && ex != null) {
                 Throwable cause = content.decoderResult().cause();
                 refuseLate(ex, Refusals.malformedBody(cause, limits.maxHeaderBytes()));
+            } else if (reading == STREAM_BODY) {
+                streamFailed(Refusals.malformedBody(content.decoderResult().cause(), limits.maxHeaderBytes()));
             } else {
                 writer.closeWhenWritten();
             }
@@ -262,10 +354,32 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
                     deadlines.clear(Kind.BODY_STALL);
                     ex.body(body.take());
                     reading = READ_HEAD;
-                    long at = deadlines.now() + ex.endpoint().requestTimeoutNanos();
-                    ring.deadline(ex, at);
-                    if (at < deadlines.get(Kind.REQUEST)) deadlines.set(Kind.REQUEST, at);
+                    requestDeadline(ex);
                     server.dispatch(ex);
+                }
+            }
+            case STREAM_BODY -> {
+                BodyStreaming s = streaming;
+                switch (s.piece(content)) {
+                    case TOO_LARGE -> streamFailed(Refusals.bodyTooLarge(s.exchange().endpoint().maxBodyBytes()));
+                    case COMPLETE -> {
+                        streaming = null;
+                        current = null;
+                        reading = READ_HEAD;
+                        deadlines.clear(Kind.BODY_STALL);
+                        if (ring.holds(s.exchange())) requestDeadline(s.exchange());
+                        // The whole body is in the stream now: the socket is the next request's again.
+                        if (!parked() && !mustPark() && !ctx.channel().config().isAutoRead()) {
+                            ctx.channel().config().setAutoRead(true);
+                        }
+                    }
+                    case MORE -> {
+                        if (content.content().isReadable()) {
+                            if (ring.holds(s.exchange())) requestDeadline(s.exchange());
+                            if (s.paused()) deadlines.clear(Kind.BODY_STALL); // the reader's turn, not the client's
+                            else deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
+                        }
+                    }
                 }
             }
             case DISCARD -> {
@@ -299,7 +413,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             backlog.poll();
             handle(m);
         }
-        if (!parked() && reading != CLOSED && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()) {
+        if (!parked() && reading != CLOSED && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()
+                && !(reading == STREAM_BODY && streaming.paused())) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -376,6 +491,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             case BODY_STALL -> {
                 if (reading == READ_BODY && current != null) {
                     refuseLate(current, Refusals.bodyStalled(timeouts.bodyStall().toMillis()));
+                } else if (reading == STREAM_BODY && !streaming.paused()) {
+                    streamFailed(Refusals.bodyStalled(timeouts.bodyStall().toMillis()));
                 }
             }
             case DRAIN -> {

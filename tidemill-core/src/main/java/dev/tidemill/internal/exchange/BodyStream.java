@@ -1,0 +1,276 @@
+package dev.tidemill.internal.exchange;
+
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A streamed request body between a transport and its reader, whatever the protocol: the pieces
+ * the transport offered and the reader has not taken, bounded by a high-water mark. The transport
+ * (on its thread) {@link #offer}s pieces, then {@link #end}s or {@link #fail}s the body, and stops
+ * reading when {@code offer} says the stream is full; the reader takes pieces, blocking
+ * ({@link #take}) or not ({@link #takeLater}), and the stream asks its {@link BodySource} for more
+ * when it is empty or has drained below half the mark. {@link StreamedBody} is the handler's API on
+ * top of it.
+ *
+ * <p>One lock guards the queue: a piece is taken or offered at most a few times per 64 KiB, so the
+ * lock costs nothing next to the bytes, and a virtual thread blocked in {@link #take} parks on its
+ * condition without pinning (JDK 24+).
+ */
+public final class BodyStream {
+    /** A piece smaller than this is copied into a shared buffer rather than queued as it is. */
+    private static final int SMALL_PIECE = 4 * 1024;
+    private static final int COALESCE_BUFFER = 16 * 1024;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
+    private final BodySource source;
+    private final ByteBufAllocator alloc;
+    private final int highWater;
+    private long buffered;
+    /** The queue's last buffer when it is one of ours that small pieces are copied into. */
+    private ByteBuf coalescing;
+    private boolean ended;
+    private ProblemException failure;
+    /** The transport is not reading: nothing asked yet, or the stream was full. */
+    private boolean paused = true;
+    /** The reader gave up before the end: what still comes is dropped. */
+    private boolean abandoned;
+    private CompletableFuture<ByteBuf> waiting;
+
+    /**
+     * @param source the transport's side
+     * @param alloc for the buffers small pieces are gathered in
+     * @param highWater bytes held above which the transport stops reading
+     *     ({@link dev.tidemill.Limits#bodyHighWaterBytes()})
+     */
+    public BodyStream(BodySource source, ByteBufAllocator alloc, int highWater) {
+        this.source = source;
+        this.alloc = alloc;
+        this.highWater = highWater;
+    }
+
+    // ---- the transport's side (its thread) ----
+
+    /**
+     * Hands a piece of the body to the stream, which now owns it.
+     *
+     * @param piece bytes of the body, in order
+     * @return whether the transport may go on reading; false: the stream is full, and
+     *     {@link BodySource#demand} will say when to read again
+     */
+    public boolean offer(ByteBuf piece) {
+        CompletableFuture<ByteBuf> handTo = null;
+        boolean more;
+        lock.lock();
+        try {
+            if (abandoned || failure != null || ended) {
+                piece.release();
+                return true; // the transport disposes of the rest as it decided on abandon
+            }
+            if (waiting != null) {
+                handTo = waiting; // a reader waits on an empty queue: straight to it, never buffered
+                waiting = null;
+            } else {
+                enqueue(piece);
+                arrived.signalAll();
+            }
+            more = buffered < highWater;
+            if (!more) paused = true;
+        } finally {
+            lock.unlock();
+        }
+        if (handTo != null) handTo.complete(piece);
+        return more;
+    }
+
+    private void enqueue(ByteBuf piece) {
+        int n = piece.readableBytes();
+        buffered += n;
+        if (n < SMALL_PIECE) {
+            // Tiny pieces (1-byte chunks, say) would each pin their socket buffer and a queue node;
+            // copying them into one buffer bounds what the stream holds by the bytes it counts.
+            if (coalescing == null || coalescing.writableBytes() < n) {
+                coalescing = alloc.buffer(COALESCE_BUFFER, COALESCE_BUFFER);
+                queue.add(coalescing);
+            }
+            coalescing.writeBytes(piece);
+            piece.release();
+            return;
+        }
+        coalescing = null;
+        queue.add(piece);
+    }
+
+    /** The body's last byte was offered. */
+    public void end() {
+        CompletableFuture<ByteBuf> w;
+        lock.lock();
+        try {
+            if (ended || failure != null) return;
+            ended = true;
+            w = waiting;
+            waiting = null;
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (w != null) w.complete(null);
+    }
+
+    /**
+     * The body cannot be read to its end: the reader's next take throws this problem. Idempotent;
+     * does nothing once the body ended.
+     *
+     * @param problem why
+     */
+    public void fail(Problem problem) {
+        CompletableFuture<ByteBuf> w;
+        lock.lock();
+        try {
+            if (ended || failure != null) return;
+            failure = new ProblemException(problem);
+            w = waiting;
+            waiting = null;
+            dropQueued();
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (w != null) w.completeExceptionally(failure);
+    }
+
+    /** @return whether the body was read to its end (every byte offered) */
+    public boolean ended() {
+        lock.lock();
+        try {
+            return ended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- the reader's side (any thread) ----
+
+    /**
+     * Blocks until a piece is there.
+     *
+     * @return the next piece (the caller releases it), or null at the end
+     * @throws IOException whose cause is the {@link ProblemException} the body failed with;
+     *     {@link InterruptedIOException} when the thread is interrupted
+     */
+    ByteBuf take() throws IOException {
+        boolean ask = false;
+        lock.lock();
+        try {
+            while (true) {
+                if (failure != null) throw new IOException(failure.getMessage(), failure);
+                ByteBuf b = poll();
+                if (b != null) {
+                    ask = resumeIfDrained();
+                    return b;
+                }
+                if (ended) return null;
+                if (abandoned) throw new IOException("the body was closed");
+                if (paused) {
+                    paused = false;
+                    lock.unlock();
+                    try {
+                        source.demand();
+                    } finally {
+                        lock.lock();
+                    }
+                    continue;
+                }
+                try {
+                    arrived.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while reading the request body");
+                }
+            }
+        } finally {
+            lock.unlock();
+            if (ask) source.demand();
+        }
+    }
+
+    /** @return the next piece (the caller releases it) or null at the end, once there; failed with the body's problem */
+    CompletableFuture<ByteBuf> takeLater() {
+        boolean ask = false;
+        CompletableFuture<ByteBuf> result;
+        lock.lock();
+        try {
+            if (failure != null) return CompletableFuture.failedFuture(failure);
+            if (waiting != null) throw new IllegalStateException("a read of this body is already pending");
+            ByteBuf b = poll();
+            if (b != null) {
+                ask = resumeIfDrained();
+                result = CompletableFuture.completedFuture(b);
+            } else if (ended) {
+                result = CompletableFuture.completedFuture(null);
+            } else if (abandoned) {
+                result = CompletableFuture.failedFuture(new IllegalStateException("the body was closed"));
+            } else {
+                result = waiting = new CompletableFuture<>();
+                if (paused) {
+                    paused = false;
+                    ask = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (ask) source.demand();
+        return result;
+    }
+
+    /** The reader stops before the end: what is held is dropped, the transport told. */
+    void abandon() {
+        lock.lock();
+        try {
+            if (ended || failure != null || abandoned) return;
+            abandoned = true;
+            dropQueued();
+        } finally {
+            lock.unlock();
+        }
+        source.abandon();
+    }
+
+    /** @return whether the reader runs on the transport's thread */
+    boolean onTransportThread() {
+        return source.onTransportThread();
+    }
+
+    private ByteBuf poll() {
+        ByteBuf b = queue.poll();
+        if (b == null) return null;
+        if (b == coalescing) coalescing = null;
+        buffered -= b.readableBytes();
+        return b;
+    }
+
+    /** @return whether the transport must be asked to read again (it paused, and half the mark is free) */
+    private boolean resumeIfDrained() {
+        if (paused && buffered < highWater / 2) {
+            paused = false;
+            return true;
+        }
+        return false;
+    }
+
+    private void dropQueued() {
+        for (ByteBuf b; (b = queue.poll()) != null; ) b.release();
+        coalescing = null;
+        buffered = 0;
+    }
+}
