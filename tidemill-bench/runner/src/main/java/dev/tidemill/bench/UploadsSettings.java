@@ -89,7 +89,7 @@ public record UploadsSettings(boolean quick, List<String> targets, List<String> 
         List<String> targets = List.of();
         List<String> endpoints = ENDPOINTS.stream().map(Endpoint::name).toList();
         List<Long> sizes = quick ? List.of(1024L * 1024, 100L * 1024 * 1024) : SIZES;
-        int connections = 4, largeConnections = 2, warmup = quick ? 0 : 5, duration = quick ? 1 : 8;
+        int connections = 4, largeConnections = quick ? 1 : 2, warmup = quick ? 0 : 5, duration = quick ? 1 : 8;
         int largeWarmup = quick ? 0 : 1, largeCount = quick ? 1 : 4;
         UploadRequest.Framing framing = UploadRequest.Framing.CONTENT_LENGTH;
         boolean restart = !quick;
