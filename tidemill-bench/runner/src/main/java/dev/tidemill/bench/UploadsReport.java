@@ -78,18 +78,18 @@ public final class UploadsReport {
             return b.append("No case had both a clean Tidemill row and a clean peer row: the goals were not judged.\n").toString();
         }
         long eff = goals.stream().filter(Goal::efficiencyMet).count(), rss = goals.stream().filter(Goal::rssMet).count();
-        b.append(String.format(Locale.ROOT, "- Most MB per server CPU second: %s, in %d of %d cases", eff == goals.size() ? "met" : "not met",
-                eff, goals.size()));
+        b.append(String.format(Locale.ROOT, "- Most MB per server CPU second: met in %d of %d cases (goal %s)",
+                eff, goals.size(), eff == goals.size() ? "met" : "not met"));
         List<String> missed = goals.stream().filter(g -> !g.efficiencyMet()).map(g -> String.format(Locale.ROOT, "%s %s (%s %.1f, %s %.1f)",
                 UploadsSettings.label(g.sizeBytes()), g.endpoint(), g.tidemill(), g.tidemillMbPerCpuSecond(), g.peer(),
                 g.peerMbPerCpuSecond())).toList();
-        b.append(missed.isEmpty() ? ".\n" : "; not met: " + String.join(", ", missed) + ".\n");
-        b.append(String.format(Locale.ROOT, "- Lowest peak RSS: %s, in %d of %d cases", rss == goals.size() ? "met" : "not met", rss,
-                goals.size()));
+        b.append(missed.isEmpty() ? ".\n" : "; missed: " + String.join(", ", missed) + ".\n");
+        b.append(String.format(Locale.ROOT, "- Lowest peak RSS: met in %d of %d cases (goal %s)", rss, goals.size(),
+                rss == goals.size() ? "met" : "not met"));
         missed = goals.stream().filter(g -> !g.rssMet()).map(g -> String.format(Locale.ROOT, "%s %s (%s %s MiB, %s %s MiB)",
                 UploadsSettings.label(g.sizeBytes()), g.endpoint(), g.tidemillLeanest(), mib(g.tidemillPeakRssKb()), g.leanestPeer(),
                 mib(g.peerPeakRssKb()))).toList();
-        b.append(missed.isEmpty() ? ".\n" : "; not met: " + String.join(", ", missed) + ".\n");
+        b.append(missed.isEmpty() ? ".\n" : "; missed: " + String.join(", ", missed) + ".\n");
         return b.toString();
     }
 
