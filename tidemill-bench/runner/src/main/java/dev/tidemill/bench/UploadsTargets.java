@@ -36,8 +36,11 @@ final class UploadsTargets {
 
     private static Map<String, String> tidemillModes() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("loop", "LOOP: RequestBody.read() pieces counted / transferTo(file) for raw bodies; Request.multipart() on a virtual thread of the handler's for multipart");
-        m.put("virtual", "VIRTUAL: RequestBody.inputStream() read into a 64 KiB buffer / Files.copy for raw bodies; Request.multipart() for multipart");
+        m.put("loop", "LOOP: raw bodies non-blocking, RequestBody.read() piece by piece counted, or transferTo(file); "
+                + "multipart routes declared .mode(VIRTUAL), Request.multipart() with the file part's content() counted or "
+                + "transferTo(file)");
+        m.put("virtual", "VIRTUAL: raw bodies through RequestBody.inputStream(), read into a 64 KiB buffer or Files.copy to "
+                + "the file; multipart as in LOOP");
         return java.util.Collections.unmodifiableMap(m);
     }
 
