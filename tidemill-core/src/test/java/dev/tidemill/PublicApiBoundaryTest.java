@@ -21,7 +21,7 @@ class PublicApiBoundaryTest {
             Tidemill.class, Config.class, Config.Builder.class, Limits.class, Limits.Builder.class, Timeouts.class,
             Timeouts.Builder.class, Compression.class, Compression.Builder.class, Operations.class, Operations.Builder.class,
             Health.class, ReadinessCheck.class, TraceParent.class, StaticAssets.class,
-            StaticAssets.Builder.class, Request.class,
+            StaticAssets.Builder.class, Request.class, RequestBody.class,
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class, OpenApi.class,
             Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,

@@ -142,6 +142,7 @@ public final class Demo {
                 .classpath(Demo.class, "/" + LiveBoard.DATASTAR_CLIENT, "/" + LiveBoard.STYLESHEET).build();
         app.assets("/assets", assets); // hashed names, immutable caching, br/zstd/gzip forms made at start
         LiveBoard.register(app, assets);
+        Uploads.register(app); // PUT /files/{name}: a streamed body to a temporary directory
         app.openApi(OpenApi.builder().title("Tidemill demo").version("0.1.0").build()); // /openapi.json and /docs
         // CORS: scripts on CORS_ORIGIN may call /api (preflights answered by the server); /limited is rate limited
         RouteGroup api = app.group("/api").cors(Cors.builder().allowOrigins(CORS_ORIGIN).allowMethods("GET", "POST")
@@ -269,6 +270,10 @@ public final class Demo {
         b.append("  curl -i -X OPTIONS -H 'Origin: ").append(CORS_ORIGIN)
                 .append("' -H 'Access-Control-Request-Method: POST' ").append(base).append("/api/hello\n");
         b.append("  for i in 1 2 3 4 5 6; do curl -s -o /dev/null -w '%{http_code} ' ").append(base).append("/limited; done\n");
+        b.append("Uploads (streamed, up to 256 MiB; larger: 413, chunked too):\n");
+        b.append("  head -c 100000000 /dev/urandom > /tmp/big.bin\n");
+        b.append("  curl -T /tmp/big.bin ").append(base).append("/files/big.bin                    # size and SHA-256\n");
+        b.append("  head -c 300000000 /dev/zero | curl -T - ").append(base).append("/files/too-big.bin   # chunked: 413\n");
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");

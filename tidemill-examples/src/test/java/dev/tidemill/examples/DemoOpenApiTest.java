@@ -54,6 +54,8 @@ class DemoOpenApiTest {
         assertThat(doc.at("/paths/~1search/get/parameters/2")).isEqualTo(client.get("/openapi.json").jsonTree()
                 .at("/paths/~1search/get/parameters/2"));
         assertThat(doc.at("/paths/~1search/get/parameters/2/schema/format").asString()).isEqualTo("date");
+        assertThat(doc.at("/paths/~1files~1{name}/put/requestBody/content").propertyNames())
+                .as("a streamed body takes any bytes").containsExactly("application/octet-stream");
         assertThat(doc.at("/paths/~1users/post/requestBody/content/application~1json/schema/$ref").asString())
                 .isEqualTo("#/components/schemas/NewUser");
         assertThat(doc.at("/components/schemas/NewUser/properties/age")).hasToString(

@@ -2,10 +2,12 @@ package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Request;
 import dev.tidemill.RequestBody;
 import dev.tidemill.Response;
+import dev.tidemill.Tidemill;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
@@ -17,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -29,6 +32,7 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -231,6 +235,19 @@ class StreamedBodyTest {
             assertThat(r.status()).isEqualTo(413);
             assertThat(r.text()).contains("transferTo");
             assertThat(target).doesNotExist();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ExecutionMode.class)
+    void aStreamedBodyWorksInMemoryToo(ExecutionMode mode) throws Exception {
+        Tidemill app = Tidemill.create(Config.builder().executionMode(mode).workerLoops(2).build());
+        app.put("/count", req -> count(req, mode)).streamedBody();
+        try (TestClient client = TestClient.inMemory(app).timeout(Duration.ofSeconds(20)); Connection c = client.connect()) {
+            for (int size : new int[] {0, 10, 3_000_000}) {
+                byte[] body = pattern(size, size);
+                assertThat(c.send(TestRequest.of("PUT", "/count").body("application/octet-stream", body)).text()).isEqualTo(digest(body));
+            }
         }
     }
 }

@@ -173,7 +173,10 @@ final class Invoker {
 
     private static Throwable unwrap(Throwable t) {
         Throwable e = t;
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+        while (e.getCause() != null && (e instanceof CompletionException || e instanceof ExecutionException
+                // a streamed body's fault, thrown by its InputStream as an IOException (RequestBody): the problem it carries
+                || (e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException)
+                        && e.getCause() instanceof ProblemException)) {
             e = e.getCause();
         }
         return e;

@@ -119,6 +119,10 @@ public final class OpenApiDocument {
             ObjectNode body = op.putObject("requestBody").put("required", true);
             body.putObject("content").putObject(r.bodyMediaType().orElseThrow()).set("schema", schemas.of(type));
         });
+        if (r.body().isEmpty() && r.streamsBody()) {
+            // A streamed body of no declared type: any bytes (OpenAPI 3.1 4.8.14: a media type without a schema).
+            op.putObject("requestBody").putObject("content").putObject("application/octet-stream");
+        }
         ObjectNode out = op.putObject("responses");
         switch (kind) {
             case WEBSOCKET -> {
