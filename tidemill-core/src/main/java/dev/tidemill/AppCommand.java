@@ -78,7 +78,8 @@ final class AppCommand {
             List<String> params = new ArrayList<>();
             for (Param<?> p : r.params()) params.add(describe(p));
             r.body().ifPresent(b -> params.add("body:" + b.getSimpleName()
-                    + (r.bodyMediaType().orElse("").endsWith("urlencoded") ? " (form)" : "")));
+                    + (r.bodyMediaType().orElse("").endsWith("urlencoded") ? " (form)"
+                            : r.bodyMediaType().orElse("").startsWith("multipart/") ? " (multipart)" : "")));
             String kind = r.operational() ? " (operational)" : "";
             rows.add(new String[] {r.method(), r.pattern(), mode.name().toLowerCase(Locale.ROOT) + kind,
                     params.isEmpty() ? "-" : String.join(" ", params)});

@@ -63,16 +63,32 @@ public interface Request {
     String bodyText();
 
     /**
-     * Binds the body to a type: JSON ({@code application/json} or {@code +json}) or a URL-encoded form
-     * ({@code application/x-www-form-urlencoded}), then validates it with Bean Validation.
+     * Binds the body to a type: JSON ({@code application/json} or {@code +json}), a URL-encoded form
+     * ({@code application/x-www-form-urlencoded}) or a multipart form ({@code multipart/form-data}:
+     * text fields like a URL-encoded form's, file parts into components of type {@link Upload} or
+     * {@code List<Upload>}), then validates it with Bean Validation. A file larger than
+     * {@link Limits#uploadMemoryBytes()} is spooled to a temporary file deleted when the request ends.
      * Failures throw {@link ProblemException}: 415 for a missing or unsupported content type, 400
-     * for malformed JSON, 422 with one {@code errors} entry per violated field.
+     * for malformed JSON or a malformed multipart body, 413 past a multipart limit
+     * ({@link Limits#maxParts()}, {@link Limits#maxPartHeaderBytes()}, {@link Limits#maxFieldBytes()},
+     * {@link Limits#maxFileBytes()}), 422 with one {@code errors} entry per violated field.
      *
      * @param type a record or bean
      * @param <T> the type
      * @return the bound, valid value
      */
     <T> T body(Class<T> type);
+
+    /**
+     * The body as a {@code multipart/form-data} form (RFC 7578), part by part: see {@link Multipart}.
+     * For binding a whole form into a record (text fields and {@link Upload} components), use
+     * {@link #body(Class)} instead. Blocking: call it from the handler's thread.
+     *
+     * @return the parts, none read yet
+     * @throws ProblemException 415 when the body is not {@code multipart/form-data}, 400 for a
+     *     missing or invalid boundary
+     */
+    Multipart multipart();
 
     /** @param name attribute name @return a value set by a filter with {@link #attribute(String, Object)} */
     Optional<Object> attribute(String name);

@@ -139,7 +139,7 @@ public final class Route {
     /**
      * Declares the route's request body as JSON of this type (a record or bean), for the OpenAPI
      * document and for {@link Request#body(Class)}: a request with another media type, a form
-     * included, is answered 415. Without a declaration the binder takes JSON or a form.
+     * included, is answered 415. Without a declaration the binder takes JSON or a form (URL-encoded or multipart).
      *
      * @param type what the handler binds with {@link Request#body(Class)}
      * @return this
@@ -160,6 +160,21 @@ public final class Route {
     public Route form(Class<?> type) {
         app.checkNotStarted();
         docs.body(type, RouteDocs.FORM);
+        return this;
+    }
+
+    /**
+     * Declares the route's request body as a multipart form ({@code multipart/form-data}, RFC 7578)
+     * bound to this type: text fields as for {@link #form(Class)}, file parts into components of
+     * type {@link Upload} or {@code List<Upload>}; another media type is answered 415. Without a
+     * declaration the binder takes a multipart form as well. See {@link #body(Class)}.
+     *
+     * @param type what the handler binds with {@link Request#body(Class)}
+     * @return this
+     */
+    public Route multipart(Class<?> type) {
+        app.checkNotStarted();
+        docs.body(type, RouteDocs.MULTIPART);
         return this;
     }
 
@@ -221,12 +236,15 @@ public final class Route {
         return this;
     }
 
-    /** @return the declared request body type, if any ({@link #body(Class)} or {@link #form(Class)}) */
+    /** @return the declared request body type, if any ({@link #body(Class)}, {@link #form(Class)} or {@link #multipart(Class)}) */
     public Optional<Class<?>> body() {
         return Optional.ofNullable(docs.bodyType);
     }
 
-    /** @return {@code application/json} or {@code application/x-www-form-urlencoded} when a body is declared */
+    /**
+     * @return {@code application/json}, {@code application/x-www-form-urlencoded} or
+     *     {@code multipart/form-data} when a body is declared
+     */
     public Optional<String> bodyMediaType() {
         return Optional.ofNullable(docs.bodyMediaType);
     }

@@ -12,6 +12,7 @@ import java.util.Objects;
 final class RouteDocs {
     static final String JSON = "application/json";
     static final String FORM = "application/x-www-form-urlencoded";
+    static final String MULTIPART = "multipart/form-data";
 
     Class<?> bodyType;
     String bodyMediaType;

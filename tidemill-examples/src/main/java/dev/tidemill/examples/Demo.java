@@ -274,6 +274,8 @@ public final class Demo {
         b.append("  head -c 100000000 /dev/urandom > /tmp/big.bin\n");
         b.append("  curl -T /tmp/big.bin ").append(base).append("/files/big.bin                    # size and SHA-256\n");
         b.append("  head -c 300000000 /dev/zero | curl -T - ").append(base).append("/files/too-big.bin   # chunked: 413\n");
+        b.append("  curl -F title=Holiday -F file=@/tmp/big.bin ").append(base).append("/upload   # multipart; or open ")
+                .append(base).append("/upload in a browser\n");
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");

@@ -63,6 +63,29 @@ class DemoUploadsTest {
         assertThat(client.get("/hello").status()).isEqualTo(200);
     }
 
+    @Test
+    void curlPostsAMultipartFormAndAnOversizedOneGets413(TestClient client, @TempDir Path dir) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "curl is not installed");
+        Path file = dir.resolve("notes.txt");
+        byte[] body = new byte[5_000_000];
+        new Random(3).nextBytes(body);
+        Files.write(file, body);
+        String out = curl(List.of("-sS", "-F", "title=Notes", "-F", "file=@" + file, client.uri("/upload").toString()));
+        assertThat(out).contains("\"title\":\"Notes\"").contains("\"filename\":\"notes.txt\"")
+                .contains("\"bytes\":" + body.length).contains(sha256(body));
+        assertThat(curl(List.of("-sS", "-F", "file=@" + file, client.uri("/upload").toString())))
+                .as("the title is required").contains("\"status\":422").contains("title");
+        // A file part too big for the route: curl declares the length, so it is refused before a byte is read.
+        Path big = dir.resolve("big.bin");
+        try (var ch = java.nio.channels.FileChannel.open(big, java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(0);
+            ch.position((257L << 20) - 1).write(java.nio.ByteBuffer.wrap(new byte[1]));
+        }
+        assertThat(curl(List.of("-s", "-o", "/dev/null", "-w", "%{http_code}", "-F", "title=t", "-F", "file=@" + big,
+                client.uri("/upload").toString()))).isEqualTo("413");
+    }
+
     private static String curl(List<String> args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of("curl"));
         cmd.addAll(args);

@@ -119,6 +119,16 @@ public record TestRequest(String method, String path, List<Map.Entry<String, Str
     }
 
     /**
+     * Sets a {@code multipart/form-data} body and its {@code Content-Type} with the boundary.
+     *
+     * @param form the form
+     * @return a copy with that body
+     */
+    public TestRequest multipart(MultipartBody form) {
+        return body(form.contentType(), form.toBytes());
+    }
+
+    /**
      * Sends the body with {@code Transfer-Encoding: chunked}, one HTTP chunk per element (empty
      * elements are skipped, since a zero-size chunk ends the body), then the last chunk. Replaces
      * any {@code Transfer-Encoding} and {@code Content-Length} set before; keeps

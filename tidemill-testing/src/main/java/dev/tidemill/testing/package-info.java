@@ -16,7 +16,9 @@
  *   <li>{@link dev.tidemill.testing.WebSocketClient}: a WebSocket connection (RFC 6455, with
  *       permessage-deflate), also for hostile frames built as {@link dev.tidemill.testing.WebSocketFrame};</li>
  *   <li>{@link dev.tidemill.testing.TestRequest} and {@link dev.tidemill.testing.TestResponse}:
- *       what is sent and what came back.</li>
+ *       what is sent and what came back;</li>
+ *   <li>{@link dev.tidemill.testing.MultipartBody}: a {@code multipart/form-data} body, as a
+ *       browser encodes one, for {@code TestRequest.multipart(...)}.</li>
  * </ul>
  *
  * <pre>{@code

@@ -162,7 +162,10 @@ class JsonBodyTest {
             assertThat(p).containsEntry("title", "Unsupported Media Type");
             problem(c.send(post("/signup", "text/plain", json)), 415);
             problem(c.send(post("/signup", "application/xml", json)), 415);
-            problem(c.send(post("/signup", "multipart/form-data; boundary=x", json)), 415);
+            problem(c.send(post("/signup", "multipart/mixed; boundary=x", json)), 415);
+            // multipart/form-data is bound too (MultipartFormsTest); JSON sent as one is a malformed form
+            assertThat(problem(c.send(post("/signup", "multipart/form-data; boundary=x", json)), 400))
+                    .containsEntry("detail", "the body holds no boundary delimiter");
             assertThat(c.send(TestRequest.get("/ping")).text()).as("the connection survives").isEqualTo("pong");
         }
     }

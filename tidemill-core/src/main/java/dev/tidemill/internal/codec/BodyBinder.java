@@ -1,6 +1,10 @@
 package dev.tidemill.internal.codec;
 
 import dev.tidemill.JsonCodec;
+import dev.tidemill.Multipart;
+import dev.tidemill.Upload;
+import dev.tidemill.internal.multipart.FormParts;
+import dev.tidemill.internal.multipart.UploadBinding;
 import dev.tidemill.Problem;
 import dev.tidemill.ProblemException;
 import dev.tidemill.internal.routing.MalformedEncodingException;
@@ -20,11 +24,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 
 /**
  * Binds a request body to a type and validates it: JSON through the app's {@link JsonCodec}, URL-encoded
- * forms through Jackson's value conversion, then Hibernate Validator. Every failure is a
+ * and multipart forms through Jackson's value conversion, then Hibernate Validator. Every failure is a
  * {@link ProblemException}: 415 for the content type, 400 for malformed input, 422 for violations.
  */
 public final class BodyBinder {
@@ -46,7 +51,13 @@ public final class BodyBinder {
         static final JacksonCodec FORMS = new JacksonCodec(true);
     }
 
+    /** The forms mapper that also carries uploads, built on the first multipart form bound. */
+    private static final class LazyMultipart {
+        static final tools.jackson.databind.json.JsonMapper MAPPER = UploadBinding.mapper(Lazy.FORMS.mapper());
+    }
+
     private static final String FORM = "application/x-www-form-urlencoded";
+    private static final String MULTIPART = "multipart/form-data";
 
     private final JsonCodec json;
 
@@ -76,8 +87,9 @@ public final class BodyBinder {
      * @param contentType the request's {@code Content-Type}, if any
      * @param body the body bytes
      * @param type target type
-     * @param declared the one media type the route declared ({@code application/json} or
-     *     {@code application/x-www-form-urlencoded}); empty to take either
+     * @param declared the one media type the route declared ({@code application/json},
+     *     {@code application/x-www-form-urlencoded} or {@code multipart/form-data}, which this
+     *     method always refuses: see {@link #bindMultipart}); empty to take JSON or a URL-encoded form
      * @param <T> target type
      * @return the bound and valid value
      */
@@ -85,7 +97,7 @@ public final class BodyBinder {
         String mediaType = contentType.map(BodyBinder::mediaType).orElse("");
         boolean isJson = mediaType.equals("application/json") || mediaType.endsWith("+json");
         boolean isForm = mediaType.equals("application/x-www-form-urlencoded");
-        if (declared.isPresent() && (declared.get().equals(FORM) ? !isForm : !isJson)) {
+        if (declared.isPresent() && (declared.get().equals(MULTIPART) || (declared.get().equals(FORM) ? !isForm : !isJson))) {
             throw new ProblemException(Problem.of(415, "Unsupported Media Type",
                     (contentType.isEmpty() ? "Content-Type is missing" : "this route takes one media type")
                             + "; expected " + declared.get()));
@@ -103,8 +115,43 @@ public final class BodyBinder {
         } else {
             throw new ProblemException(Problem.of(415, "Unsupported Media Type",
                     contentType.isEmpty()
-                            ? "Content-Type is missing; expected application/json or application/x-www-form-urlencoded"
-                            : "expected application/json or application/x-www-form-urlencoded"));
+                            ? "Content-Type is missing; expected application/json, application/x-www-form-urlencoded or multipart/form-data"
+                            : "expected application/json, application/x-www-form-urlencoded or multipart/form-data"));
+        }
+        validate(value);
+        return value;
+    }
+
+    /**
+     * Binds a {@code multipart/form-data} body: text fields as a URL-encoded form's are bound (a
+     * list component collects repeats), file parts into components of type {@link Upload} or
+     * {@code List<Upload>}; then validates.
+     *
+     * @param form the parts, unread
+     * @param type target type
+     * @param declared the one media type the route declared, empty to take any
+     * @param memoryBytes {@link dev.tidemill.Limits#uploadMemoryBytes()}: larger files are spooled to a temporary file
+     * @param onEnd where each temporary file's deletion is registered (the request's end)
+     * @param <T> target type
+     * @return the bound and valid value
+     */
+    public <T> T bindMultipart(Multipart form, Class<T> type, Optional<String> declared, int memoryBytes,
+            Consumer<AutoCloseable> onEnd) {
+        if (declared.isPresent() && !declared.get().equals(MULTIPART)) {
+            throw new ProblemException(Problem.of(415, "Unsupported Media Type",
+                    "this route takes one media type; expected " + declared.get()));
+        }
+        Map<String, List<Object>> fields = FormParts.read(form, memoryBytes, onEnd);
+        FormParts.checkFiles(fields, type);
+        Map<String, Object> shaped = new LinkedHashMap<>();
+        fields.forEach((k, v) -> shaped.put(k, v.size() == 1 ? v.get(0) : v));
+        T value;
+        try {
+            value = LazyMultipart.MAPPER.convertValue(shaped, type);
+        } catch (RuntimeException e) {
+            String msg = e.getMessage() == null ? "" : e.getMessage();
+            int nl = msg.indexOf('\n');
+            throw new ProblemException(Problem.of(400, "Malformed form", nl >= 0 ? msg.substring(0, nl) : msg));
         }
         validate(value);
         return value;

@@ -1,14 +1,18 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.Multipart;
 import dev.tidemill.Param;
 import dev.tidemill.Request;
 import dev.tidemill.TraceParent;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.codec.ContentDecoding;
+import dev.tidemill.internal.multipart.MultipartReader;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.cookie.Cookie;
 import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -263,8 +267,31 @@ public abstract class ExchangeRequest implements Request {
 
     @Override
     public <T> T body(Class<T> type) {
-        // A route that declared its body (Route.body/form) takes only that media type.
-        return context.binder().bind(header("Content-Type"), body(), type, endpoint.route().bodyMediaType());
+        // A route that declared its body (Route.body/form/multipart) takes only that media type.
+        Optional<String> contentType = header("Content-Type");
+        if (contentType.isPresent() && MultipartReader.isMultipart(contentType.get())) {
+            return context.binder().bindMultipart(multipart(), type, endpoint.route().bodyMediaType(),
+                    context.config().limits().uploadMemoryBytes(), this::onEnd);
+        }
+        return context.binder().bind(contentType, body(), type, endpoint.route().bodyMediaType());
+    }
+
+    @Override
+    public Multipart multipart() {
+        return MultipartReader.open(header("Content-Type"), multipartSource(), context.config().limits());
+    }
+
+    /**
+     * What the multipart reader reads: on a streamed route the body as it arrives (so a file part
+     * goes to its temporary file without the body ever being held; blocking, so not on the event
+     * loop), else the body read whole.
+     */
+    private InputStream multipartSource() {
+        if (streamed != null && !streamedRead) {
+            streamedRead = true;
+            return streamed.inputStream();
+        }
+        return new ByteArrayInputStream(body());
     }
 
     @Override

@@ -148,6 +148,11 @@ final class Schemas {
         if (c == BigDecimal.class || c == Number.class) return s.put("type", "number");
         if (c == byte[].class) return s.put("type", "string").put("contentEncoding", "base64");
         if (c == UUID.class) return s.put("type", "string").put("format", "uuid");
+        // a file part of a multipart form: OpenAPI 3.1 keeps 3.0's "format: binary" meaningful for tools, and
+        // contentMediaType is the JSON Schema 2020-12 way to say the same
+        if (c == dev.tidemill.Upload.class) {
+            return s.put("type", "string").put("format", "binary").put("contentMediaType", "application/octet-stream");
+        }
         if (c == LocalDate.class) return s.put("type", "string").put("format", "date");
         if (c == OffsetDateTime.class || c == Instant.class || c == ZonedDateTime.class) {
             return s.put("type", "string").put("format", "date-time");

@@ -1,0 +1,58 @@
+package dev.tidemill.internal.multipart;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/** The {@code boundary} parameter of a {@code multipart/form-data} content type, checked against RFC 2046 section 5.1.1. */
+final class Boundary {
+    private Boundary() {}
+
+    private static final String BCHARS_NOSPACE = "'()+_,-./:=?";
+
+    /**
+     * @param contentType the request's {@code Content-Type}, a {@code multipart/...} type
+     * @return the boundary: 1-70 bchars, not ending in a space
+     * @throws dev.tidemill.ProblemException 400 when it is missing or invalid
+     */
+    static String of(String contentType) {
+        int semi = contentType.indexOf(';');
+        Map<String, String> params;
+        try {
+            params = semi < 0 ? Map.of() : HeaderParams.parse(contentType, semi);
+        } catch (HeaderParams.Malformed e) {
+            throw Refusal.malformed("Content-Type parameters: " + e.getMessage());
+        }
+        String b = params.get("boundary");
+        if (b == null) throw Refusal.malformed("Content-Type multipart/form-data without a boundary parameter");
+        if (!valid(b)) {
+            throw Refusal.malformed("invalid boundary parameter (RFC 2046: 1-70 characters of"
+                    + " [0-9A-Za-z'()+_,-./:=? ], not ending in a space)");
+        }
+        return b;
+    }
+
+    /** @param b a boundary @return whether it is 1-70 bchars and does not end in a space */
+    static boolean valid(String b) {
+        if (b.isEmpty() || b.length() > 70 || b.charAt(b.length() - 1) == ' ') return false;
+        for (int i = 0; i < b.length(); i++) {
+            char c = b.charAt(i);
+            boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == ' '
+                    || BCHARS_NOSPACE.indexOf(c) >= 0;
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    /** @param boundary a valid boundary @return the delimiter the body is scanned for: CRLF, {@code --}, the boundary */
+    static byte[] delimiter(String boundary) {
+        return ("\r\n--" + boundary).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** @param contentType a {@code Content-Type} value @return whether its media type is {@code multipart/form-data} */
+    static boolean isFormData(String contentType) {
+        int semi = contentType.indexOf(';');
+        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT)
+                .equals("multipart/form-data");
+    }
+}

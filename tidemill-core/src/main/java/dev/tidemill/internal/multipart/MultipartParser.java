@@ -1,0 +1,264 @@
+package dev.tidemill.internal.multipart;
+
+import dev.tidemill.Limits;
+import dev.tidemill.ProblemException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A push parser for {@code multipart/form-data} (RFC 7578 on RFC 2046 section 5.1 framing): feed
+ * it the body in chunks of any size, then call {@link #finish()}; it reports each part to a
+ * {@link PartListener} as it goes. It holds one part's header block (at most
+ * {@link Limits#maxPartHeaderBytes()}) and nothing of any content: content is handed on as slices
+ * of the caller's chunks.
+ *
+ * <p>The scan for the delimiter {@code CRLF--boundary} is linear. The delimiter holds one CR, at its
+ * start (a boundary's characters exclude CR), so no proper suffix of a partial match is a prefix of
+ * it: KMP's failure function is all zeros. After a mismatch the scan goes on at the mismatching
+ * byte, so each byte is looked at most twice, and between candidates it only looks for a CR. A
+ * partial match at the end of a chunk is held back without copying anything: its bytes are the
+ * delimiter's own first bytes, handed on from the delimiter array should the match fail.
+ *
+ * <p>Accepted: a preamble and an epilogue (ignored), a body that starts with the first delimiter
+ * (as if a CRLF preceded it), transport padding (spaces and tabs) after a boundary, no CRLF after
+ * the final {@code --boundary--}. Refused, 400: a body without a delimiter or without the final
+ * one, a boundary followed by anything but padding and CRLF or {@code --} (RFC 2046 forbids content
+ * lines that start with the delimiter), and every header rule of {@link PartHeaders}. Refused, 413:
+ * more than {@link Limits#maxParts()} parts, a header block (with the padding before it) over
+ * {@link Limits#maxPartHeaderBytes()}, a field (a part without a file name) over
+ * {@link Limits#maxFieldBytes()}, a file over {@link Limits#maxFileBytes()}. After a refusal the
+ * parser refuses every further call.
+ *
+ * <p>Not thread-safe: one body, fed from one thread at a time.
+ */
+public final class MultipartParser {
+    private enum State { PREAMBLE, AFTER_BOUNDARY, HEADERS, CONTENT, EPILOGUE, FAILED }
+
+    private final byte[] delimiter;
+    private final PartListener listener;
+    private final int maxParts;
+    private final int maxHeaderBytes;
+    private final long maxFieldBytes;
+    private final long maxFileBytes;
+
+    private State state = State.PREAMBLE;
+    /**
+     * Delimiter bytes matched so far, possibly across chunks. Starts at 2: the body is scanned as if
+     * it began with CRLF, so a first delimiter at offset 0 (no preamble, the usual case) matches.
+     */
+    private int matched = 2;
+    /** Where the line after a boundary is: 0 nothing yet, 1 one '-', 2 in padding, 3 after CR. */
+    private int lineState;
+    private int padding;
+    private byte[] head = new byte[256];
+    private int headLength;
+    private int parts;
+    private PartHead current;
+    private long partBytes;
+
+    /**
+     * @param boundary the {@code boundary} parameter, already checked ({@link #forContentType} checks it)
+     * @param limits where maxParts, maxPartHeaderBytes, maxFieldBytes and maxFileBytes come from
+     * @param listener told about each part
+     */
+    public MultipartParser(String boundary, Limits limits, PartListener listener) {
+        if (!Boundary.valid(boundary)) throw new IllegalArgumentException("invalid boundary");
+        this.delimiter = Boundary.delimiter(boundary);
+        this.listener = listener;
+        this.maxParts = limits.maxParts();
+        this.maxHeaderBytes = limits.maxPartHeaderBytes();
+        this.maxFieldBytes = limits.maxFieldBytes();
+        this.maxFileBytes = limits.maxFileBytes();
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}
+     * @param limits the multipart limits
+     * @param listener told about each part
+     * @return a parser for its boundary
+     * @throws ProblemException 400 for a missing or invalid boundary parameter
+     */
+    public static MultipartParser forContentType(String contentType, Limits limits, PartListener listener) {
+        return new MultipartParser(Boundary.of(contentType), limits, listener);
+    }
+
+    /**
+     * @param chunk the next bytes of the body
+     * @param off first byte
+     * @param len bytes
+     * @throws ProblemException 400 or 413 as the class describes
+     */
+    public void feed(byte[] chunk, int off, int len) {
+        if (state == State.FAILED) throw new IllegalStateException("the parser refused this body already");
+        java.util.Objects.checkFromIndexSize(off, len, chunk.length);
+        int i = off;
+        int end = off + len;
+        try {
+            while (i < end) {
+                i = switch (state) {
+                    case PREAMBLE, CONTENT -> scan(chunk, i, end);
+                    case AFTER_BOUNDARY -> afterBoundary(chunk, i, end);
+                    case HEADERS -> headers(chunk, i, end);
+                    case EPILOGUE, FAILED -> end;
+                };
+            }
+        } catch (RuntimeException e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    /** @param chunk the next bytes of the body, from its position to its limit; the position is not moved */
+    public void feed(ByteBuffer chunk) {
+        if (chunk.hasArray()) {
+            feed(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+            return;
+        }
+        ByteBuffer b = chunk.duplicate();
+        byte[] copy = new byte[Math.min(b.remaining(), 8192)];
+        while (b.hasRemaining()) {
+            int n = Math.min(copy.length, b.remaining());
+            b.get(copy, 0, n);
+            feed(copy, 0, n);
+        }
+    }
+
+    /**
+     * The body ended.
+     *
+     * @throws ProblemException 400 unless the final delimiter {@code --boundary--} was seen
+     */
+    public void finish() {
+        switch (state) {
+            case EPILOGUE -> { }
+            case FAILED -> throw new IllegalStateException("the parser refused this body already");
+            case PREAMBLE -> {
+                state = State.FAILED;
+                throw Refusal.malformed("the body holds no boundary delimiter");
+            }
+            default -> {
+                state = State.FAILED;
+                throw Refusal.malformed("the body ended before the final boundary (--boundary--)");
+            }
+        }
+    }
+
+    /** @return whether the final delimiter was seen: the rest of the body is epilogue */
+    public boolean complete() {
+        return state == State.EPILOGUE;
+    }
+
+    /** Content (or preamble) up to the next delimiter; returns where the scan stopped. */
+    private int scan(byte[] b, int i, int end) {
+        int from = i; // this chunk's first byte not yet handed on
+        int carried = matched; // delimiter bytes matched in earlier chunks, held back
+        while (i < end) {
+            if (matched == 0) {
+                while (i < end && b[i] != '\r') i++;
+                if (i == end) break;
+                matched = 1;
+                i++;
+            } else if (b[i] == delimiter[matched]) {
+                i++;
+                if (++matched == delimiter.length) {
+                    content(b, from, i - (matched - carried) - from);
+                    matched = 0;
+                    boundary();
+                    return i;
+                }
+            } else {
+                // The held-back bytes were content after all; they precede everything of this chunk.
+                if (carried > 0) content(delimiter, 0, carried);
+                carried = 0;
+                matched = 0; // b[i] is looked at again: it may be the CR of the real delimiter
+            }
+        }
+        content(b, from, end - (matched - carried) - from);
+        return end;
+    }
+
+    private void content(byte[] b, int off, int len) {
+        if (len <= 0 || state == State.PREAMBLE) return;
+        partBytes += len;
+        if (current.isFile() ? partBytes > maxFileBytes : partBytes > maxFieldBytes) {
+            throw current.isFile()
+                    ? Refusal.tooLarge("file " + Refusal.quoted(current.name()) + " is larger than " + maxFileBytes + " bytes (maxFileBytes)")
+                    : Refusal.tooLarge("field " + Refusal.quoted(current.name()) + " is larger than " + maxFieldBytes + " bytes (maxFieldBytes)");
+        }
+        listener.partData(b, off, len);
+    }
+
+    private void boundary() {
+        if (state == State.CONTENT) {
+            current = null;
+            listener.partEnd();
+        }
+        state = State.AFTER_BOUNDARY;
+        lineState = 0;
+        padding = 0;
+    }
+
+    /** The rest of a boundary's line: {@code --} (the final one), or padding then CRLF. */
+    private int afterBoundary(byte[] b, int i, int end) {
+        while (i < end) {
+            byte c = b[i++];
+            switch (lineState) {
+                case 0, 2 -> {
+                    if (c == '-' && lineState == 0) {
+                        lineState = 1;
+                    } else if (c == ' ' || c == '\t') {
+                        lineState = 2;
+                        if (++padding > maxHeaderBytes) {
+                            throw Refusal.tooLarge("a part's headers are larger than " + maxHeaderBytes + " bytes (maxPartHeaderBytes)");
+                        }
+                    } else if (c == '\r') {
+                        lineState = 3;
+                    } else if (c == '\n') {
+                        throw Refusal.malformed("an LF without CR after a boundary (RFC 2046 lines end in CRLF)");
+                    } else {
+                        throw Refusal.malformed("a line of the body starts with the boundary but is not a boundary delimiter");
+                    }
+                }
+                case 1 -> {
+                    if (c != '-') throw Refusal.malformed("a line of the body starts with the boundary but is not a boundary delimiter");
+                    state = State.EPILOGUE;
+                    return end;
+                }
+                default -> {
+                    if (c != '\n') throw Refusal.malformed("a CR without LF after a boundary");
+                    if (++parts > maxParts) throw Refusal.tooLarge("more than " + maxParts + " parts (maxParts)");
+                    state = State.HEADERS;
+                    headLength = 0;
+                    return i;
+                }
+            }
+        }
+        return end;
+    }
+
+    /** Collects a header block up to its empty line; bare CR and LF are refused here, byte by byte. */
+    private int headers(byte[] b, int i, int end) {
+        while (i < end) {
+            byte c = b[i++];
+            if (padding + headLength >= maxHeaderBytes) {
+                throw Refusal.tooLarge("a part's headers are larger than " + maxHeaderBytes + " bytes (maxPartHeaderBytes)");
+            }
+            boolean afterCr = headLength > 0 && head[headLength - 1] == '\r';
+            if (afterCr != (c == '\n')) {
+                throw Refusal.malformed(afterCr ? "a CR without LF in a part's headers" : "an LF without CR in a part's headers");
+            }
+            if (headLength == head.length) head = Arrays.copyOf(head, Math.min(head.length * 2, maxHeaderBytes));
+            head[headLength++] = c;
+            if (c == '\n' && (headLength == 2 || (head[headLength - 3] == '\n'))) {
+                // the empty line: the block is every line before it
+                current = PartHeaders.parse(head, headLength - 2);
+                partBytes = 0;
+                state = State.CONTENT;
+                listener.partBegin(current);
+                if (head.length > 4096) head = new byte[256]; // a large block is not kept for the next part
+                return i;
+            }
+        }
+        return end;
+    }
+}

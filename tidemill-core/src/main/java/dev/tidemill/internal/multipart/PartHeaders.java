@@ -1,0 +1,152 @@
+package dev.tidemill.internal.multipart;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A part's header block (RFC 7578 section 4 on RFC 2046 and RFC 5322 header syntax) to a
+ * {@link PartHead}. Strict where a lenient parse is how two parsers come to disagree on a field's
+ * name or a file's name: no bare CR or LF (the parser refuses those while it collects the block),
+ * no obs-fold, no control bytes, token header names, exactly one {@code Content-Disposition} of
+ * type {@code form-data} with a {@code name}, no control characters in a name or file name after
+ * decoding. The block is UTF-8: browsers send names and file names as raw UTF-8 (HTML's form
+ * submission algorithm), not in RFC 2047 encoded-words.
+ */
+final class PartHeaders {
+    private PartHeaders() {}
+
+    /**
+     * @param block the header lines, each ending in CRLF, without the empty line that ends the block
+     * @param length bytes of {@code block} used
+     * @return the part's head
+     * @throws dev.tidemill.ProblemException 400 naming the broken rule
+     */
+    static PartHead parse(byte[] block, int length) {
+        for (int i = 0; i < length; i++) {
+            int c = block[i] & 0xff;
+            if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
+                throw Refusal.malformed("a control character (0x" + Integer.toHexString(c) + ") in a part's headers");
+            }
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(block, 0, length)).toString();
+        } catch (CharacterCodingException e) {
+            throw Refusal.malformed("a part's headers are not UTF-8");
+        }
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        String disposition = null;
+        String contentType = null;
+        int from = 0;
+        while (from < text.length()) {
+            int eol = text.indexOf("\r\n", from);
+            String line = text.substring(from, eol); // the parser ends every line in CRLF
+            from = eol + 2;
+            if (line.isEmpty()) continue;
+            if (line.charAt(0) == ' ' || line.charAt(0) == '\t') {
+                throw Refusal.malformed("a folded header line (obs-fold) in a part's headers");
+            }
+            int colon = line.indexOf(':');
+            if (colon < 0) throw Refusal.malformed("a part header line without a colon");
+            String name = line.substring(0, colon);
+            if (!HeaderParams.isToken(name)) throw Refusal.malformed("a part header with an invalid name");
+            String value = line.substring(colon + 1).strip();
+            headers.add(Map.entry(name, value));
+            switch (name.toLowerCase(Locale.ROOT)) {
+                case "content-disposition" -> {
+                    if (disposition != null) throw Refusal.malformed("a part with two Content-Disposition headers");
+                    disposition = value;
+                }
+                case "content-type" -> {
+                    if (contentType != null) throw Refusal.malformed("a part with two Content-Type headers");
+                    contentType = value;
+                }
+                default -> { }
+            }
+        }
+        if (disposition == null) throw Refusal.malformed("a part without Content-Disposition");
+        int semi = disposition.indexOf(';');
+        String type = (semi < 0 ? disposition : disposition.substring(0, semi)).strip();
+        if (!type.equalsIgnoreCase("form-data")) throw Refusal.malformed("a part whose Content-Disposition is not form-data");
+        Map<String, String> params;
+        try {
+            params = semi < 0 ? Map.of() : HeaderParams.parse(disposition, semi);
+        } catch (HeaderParams.Malformed e) {
+            throw Refusal.malformed("Content-Disposition: " + e.getMessage());
+        }
+        String name = params.get("name");
+        if (name == null) throw Refusal.malformed("a part without a name (Content-Disposition: form-data; name=...)");
+        checkText("name", name);
+        Optional<String> filename = Optional.ofNullable(params.get("filename"));
+        String extended = params.get("filename*");
+        if (extended != null) filename = Optional.of(extValue(extended));
+        filename.ifPresent(f -> checkText("filename", f));
+        String ct = contentType != null && !contentType.isEmpty() ? contentType
+                : filename.isPresent() ? "application/octet-stream" : "text/plain";
+        return new PartHead(name, filename, ct, headers);
+    }
+
+    /** CR, LF and NUL in a name end up in logs, headers and paths; no browser sends them raw (HTML percent-encodes). */
+    private static void checkText(String what, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                throw Refusal.malformed("a control character (0x" + Integer.toHexString(c) + ") in a part's " + what);
+            }
+        }
+    }
+
+    /**
+     * RFC 8187 section 3.2 (RFC 5987's ext-value): {@code charset'[language]'pct-encoded}, charset
+     * UTF-8 or ISO-8859-1 (the two the RFC requires; others are refused rather than guessed).
+     */
+    static String extValue(String v) {
+        int q1 = v.indexOf('\'');
+        int q2 = q1 < 0 ? -1 : v.indexOf('\'', q1 + 1);
+        if (q2 < 0) throw Refusal.malformed("filename* is not charset'language'value (RFC 8187)");
+        String charset = v.substring(0, q1);
+        Charset cs;
+        if (charset.equalsIgnoreCase("UTF-8")) cs = StandardCharsets.UTF_8;
+        else if (charset.equalsIgnoreCase("ISO-8859-1")) cs = StandardCharsets.ISO_8859_1;
+        else throw Refusal.malformed("filename* in a charset other than UTF-8 or ISO-8859-1");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = q2 + 1; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '%') {
+                int hi = i + 2 < v.length() ? hex(v.charAt(i + 1)) : -1;
+                int lo = hi < 0 ? -1 : hex(v.charAt(i + 2));
+                if (lo < 0) throw Refusal.malformed("filename* has a malformed percent-encoding");
+                bytes.write(hi << 4 | lo);
+                i += 2;
+            } else if (c < 0x7f && (Character.isLetterOrDigit(c) || "!#$&+-.^_`|~".indexOf(c) >= 0)) {
+                bytes.write(c);
+            } else {
+                throw Refusal.malformed("filename* has a character that must be percent-encoded");
+            }
+        }
+        try {
+            return cs.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw Refusal.malformed("filename* is not valid " + cs.name());
+        }
+    }
+
+    /** ASCII only: {@code Character.digit} would take an Arabic-Indic digit as a hex digit. */
+    private static int hex(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+}
