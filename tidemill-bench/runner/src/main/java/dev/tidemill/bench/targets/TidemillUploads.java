@@ -2,6 +2,9 @@ package dev.tidemill.bench.targets;
 
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
+import dev.tidemill.Multipart;
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
 import dev.tidemill.Request;
 import dev.tidemill.RequestBody;
 import dev.tidemill.Tidemill;
@@ -31,8 +34,10 @@ import java.util.concurrent.CompletionStage;
  *       {@link RequestBody#transferTo(Path, long)} (which writes on a virtual thread of its own).
  * </ul>
  *
- * Multipart endpoints are added once {@code Request.multipart()} is on this branch; until then
- * they answer 404 and the suite reports them as not served.
+ * Multipart: {@link Request#multipart()} part by part, the file part's {@link Multipart.Part#content()}
+ * counted or {@link Multipart.Part#transferTo(Path, long)} a temp file; these routes run on a
+ * virtual thread in both modes ({@code .mode(ExecutionMode.VIRTUAL)}), since the multipart reader
+ * blocks.
  */
 public final class TidemillUploads {
     private TidemillUploads() {}
@@ -48,7 +53,45 @@ public final class TidemillUploads {
                 .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
         app.put(UploadContract.RAW_DISK, req -> blocking ? Long.toString(copyToDisk(req)) : transferToDisk(req.bodyStream()))
                 .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
+        // Request.multipart() is blocking: on a virtual thread in every mode, as a LOOP app would declare it.
+        app.post(UploadContract.MULTIPART_DISCARD, req -> Long.toString(countFilePart(req))).streamedBody()
+                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
+        app.post(UploadContract.MULTIPART_DISK, req -> Long.toString(filePartToDisk(req))).streamedBody()
+                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
         return app;
+    }
+
+    /** The multipart form's part named {@value UploadContract#FILE_PART}, or a 400. */
+    private static Multipart.Part filePart(Multipart form) {
+        for (Multipart.Part p = form.next(); p != null; p = form.next()) {
+            if (p.name().equals(UploadContract.FILE_PART)) return p;
+        }
+        throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
+    }
+
+    /** Blocking: streams the file part, counting; the parts after it are read and skipped. */
+    static long countFilePart(Request req) throws IOException {
+        Multipart form = req.multipart();
+        long n = 0;
+        byte[] buffer = new byte[UploadContract.BUFFER_BYTES];
+        try (InputStream in = filePart(form).content()) {
+            for (int r = in.read(buffer); r >= 0; r = in.read(buffer)) n += r;
+        }
+        while (form.next() != null) { } // to the final boundary, so a malformed end is still refused
+        return n;
+    }
+
+    /** Blocking: streams the file part to a temp file; answers the file's size, then deletes it. */
+    static long filePartToDisk(Request req) throws IOException {
+        Multipart form = req.multipart();
+        Path file = UploadContract.tempFile();
+        try {
+            filePart(form).transferTo(file, UploadContract.MAX_BODY_BYTES);
+            while (form.next() != null) { }
+            return Files.size(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** Blocking: reads the body through its stream, counting. */
