@@ -18,7 +18,8 @@ import java.util.Map;
  * compression, {@code bench heavy} the heavy fixed-rate load ({@link HeavyLoadSuite}),
  * {@code bench live} the Datastar SSE fan-out, {@code bench ratelimit} a rate limit under many
  * client addresses ({@link RateLimitSuite}), {@code bench metrics} plaintext with metrics on and
- * off ({@link MetricsCost}), {@code bench report} regenerates
+ * off ({@link MetricsCost}), {@code bench uploads} raw and multipart upload throughput
+ * ({@link UploadsSuite}), {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
 public final class BenchMain {
@@ -66,6 +67,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the generator runs in this JVM
                 System.out.println("results: " + new RateLimitSuite(RateLimitSuite.Settings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("uploads")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the upload generator runs in this JVM
+                System.out.println("results: " + new UploadsSuite(UploadsSettings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -95,6 +100,7 @@ public final class BenchMain {
                         + "[--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench ratelimit [--quick] [--rate N] [--connections N] [--addresses N] [--rounds N] "
                         + "[--ramp S] [--duration S] [--out DIR]\n"
+                        + "       ./tidemill bench uploads " + UploadsSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

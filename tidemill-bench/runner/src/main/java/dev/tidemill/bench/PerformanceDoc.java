@@ -25,6 +25,7 @@ public final class PerformanceDoc {
         m.put("html", "HTML rendering");
         m.put("ratelimit", "Rate limits: 100,000 client addresses through a trusted proxy");
         m.put(MetricsCost.SUITE, "Cost of metrics: plaintext with metrics on and off");
+        m.put("uploads", "Uploads: raw and multipart bodies of 1 KiB, 1 MiB and 100 MiB, discarded and to disk");
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -1,0 +1,163 @@
+package dev.tidemill.bench.targets;
+
+import dev.tidemill.Config;
+import dev.tidemill.ExecutionMode;
+import dev.tidemill.Multipart;
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import dev.tidemill.Request;
+import dev.tidemill.RequestBody;
+import dev.tidemill.Tidemill;
+import dev.tidemill.bench.common.UploadContract;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Tidemill's target of the uploads suite ({@link UploadContract}), configured by
+ * {@code TIDEMILL_*} variables like {@link TidemillApp}; a class of its own so that the shared
+ * bench app stays as the other suites measure it. Every route is {@code streamedBody()} with a
+ * body limit of {@value UploadContract#MAX_BODY_BYTES} bytes, and reads the body the way its
+ * execution mode suits, as a user would write it:
+ *
+ * <ul>
+ *   <li>VIRTUAL: {@link RequestBody#inputStream()} read into a 64 KiB buffer and counted, or
+ *       copied to a temp file with {@link Files#copy(InputStream, Path, java.nio.file.CopyOption...)};
+ *   <li>LOOP (and IO): non-blocking, {@link RequestBody#read()} piece by piece, counted, or
+ *       {@link RequestBody#transferTo(Path, long)} (which writes on a virtual thread of its own).
+ * </ul>
+ *
+ * Multipart: {@link Request#multipart()} part by part, the file part's {@link Multipart.Part#content()}
+ * counted or {@link Multipart.Part#transferTo(Path, long)} a temp file; these routes run on a
+ * virtual thread in both modes ({@code .mode(ExecutionMode.VIRTUAL)}), since the multipart reader
+ * blocks.
+ */
+public final class TidemillUploads {
+    private TidemillUploads() {}
+
+    /**
+     * @param config the configuration (its execution mode picks the reading style)
+     * @return the app, not started
+     */
+    public static Tidemill create(Config config) {
+        Tidemill app = Tidemill.create(config);
+        boolean blocking = config.executionMode() == ExecutionMode.VIRTUAL;
+        app.put(UploadContract.RAW_DISCARD, req -> blocking ? Long.toString(count(req)) : countPieces(req.bodyStream()))
+                .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
+        app.put(UploadContract.RAW_DISK, req -> blocking ? Long.toString(copyToDisk(req)) : transferToDisk(req.bodyStream()))
+                .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
+        // Request.multipart() is blocking: on a virtual thread in every mode, as a LOOP app would declare it.
+        app.post(UploadContract.MULTIPART_DISCARD, req -> Long.toString(countFilePart(req))).streamedBody()
+                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
+        app.post(UploadContract.MULTIPART_DISK, req -> Long.toString(filePartToDisk(req))).streamedBody()
+                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
+        return app;
+    }
+
+    /** The multipart form's part named {@value UploadContract#FILE_PART}, or a 400. */
+    private static Multipart.Part filePart(Multipart form) {
+        for (Multipart.Part p = form.next(); p != null; p = form.next()) {
+            if (p.name().equals(UploadContract.FILE_PART)) return p;
+        }
+        throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
+    }
+
+    /** Blocking: streams the file part, counting; the parts after it are read and skipped. */
+    static long countFilePart(Request req) throws IOException {
+        Multipart form = req.multipart();
+        long n = 0;
+        byte[] buffer = new byte[UploadContract.BUFFER_BYTES];
+        try (InputStream in = filePart(form).content()) {
+            for (int r = in.read(buffer); r >= 0; r = in.read(buffer)) n += r;
+        }
+        while (form.next() != null) { } // to the final boundary, so a malformed end is still refused
+        return n;
+    }
+
+    /** Blocking: streams the file part to a temp file; answers the file's size, then deletes it. */
+    static long filePartToDisk(Request req) throws IOException {
+        Multipart form = req.multipart();
+        Path file = UploadContract.tempFile();
+        try {
+            filePart(form).transferTo(file, UploadContract.MAX_BODY_BYTES);
+            while (form.next() != null) { }
+            return Files.size(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** Blocking: reads the body through its stream, counting. */
+    static long count(Request req) throws IOException {
+        long n = 0;
+        byte[] buffer = new byte[UploadContract.BUFFER_BYTES];
+        try (InputStream in = req.bodyStream().inputStream()) {
+            for (int r = in.read(buffer); r >= 0; r = in.read(buffer)) n += r;
+        }
+        return n;
+    }
+
+    /** Blocking: copies the body to a temp file; answers the file's size, then deletes it. */
+    static long copyToDisk(Request req) throws IOException {
+        Path file = UploadContract.tempFile();
+        try {
+            try (InputStream in = req.bodyStream().inputStream()) {
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return Files.size(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** Non-blocking: pulls the body piece by piece, counting; the stage completes with the count as text. */
+    static CompletionStage<String> countPieces(RequestBody body) {
+        CompletableFuture<String> done = new CompletableFuture<>();
+        pull(body, 0, done);
+        return done;
+    }
+
+    // Each read's stage completes on the event loop when bytes arrive, or at once when they already
+    // had: the recursion is at most as deep as the pieces buffered (bodyHighWaterBytes' worth).
+    private static void pull(RequestBody body, long n, CompletableFuture<String> done) {
+        body.read().whenComplete((ByteBuffer piece, Throwable failure) -> {
+            if (failure != null) done.completeExceptionally(failure);
+            else if (piece == null) done.complete(Long.toString(n));
+            else pull(body, n + piece.remaining(), done);
+        });
+    }
+
+    /** Non-blocking: transferTo a temp file; answers the file's size, then deletes it however the transfer ended. */
+    static CompletionStage<String> transferToDisk(RequestBody body) {
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "tidemill-upload-" + UUID.randomUUID() + ".bin");
+        return body.transferTo(file, UploadContract.MAX_BODY_BYTES).thenApply(written -> {
+            try {
+                return Long.toString(Files.size(file));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).whenComplete((r, failure) -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** @param args none; configure with TIDEMILL_* variables */
+    public static void main(String[] args) {
+        Tidemill app = create(Config.fromEnvironment());
+        app.run(server -> {
+            System.out.println("tidemill uploads on http://" + server.host() + ":" + server.port() + " mode " + app.config().executionMode());
+            server.startupReport().forEach(line -> System.out.println("startup: " + line));
+        });
+    }
+}
