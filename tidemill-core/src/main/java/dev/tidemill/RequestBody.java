@@ -15,7 +15,7 @@ import java.util.concurrent.Flow;
  * pushes back on the client, until the handler takes some.
  *
  * <p>A body is read once, through one of {@link #inputStream()}, {@link #read()},
- * {@link #publisher()}, {@link #transferTo} or {@link #discard()}; asking for a second one throws
+ * {@link #publisher()}, {@link #forEach}, {@link #transferTo} or {@link #discard()}; asking for a second one throws
  * {@link IllegalStateException}. What it delivers is the body after transfer decoding and after
  * {@code Content-Encoding} decoding (gzip, deflate, br, zstd), bounded by the route's
  * {@link Limits#maxBodyBytes()} as it comes out.
@@ -73,6 +73,18 @@ public interface RequestBody {
      * @return the number of bytes written, once the body ended and the file is closed
      */
     CompletionStage<Long> transferTo(Path file, long maxBytes);
+
+    /**
+     * Non-blocking and without a copy: hands each piece of the body to {@code consumer} as a
+     * read-only view of the server's own buffer, valid only during the call (copy what you keep).
+     * The consumer runs on the connection's event loop (or the caller's thread for pieces already
+     * there), so it must not block; the next piece is read once it returns. A consumer that throws
+     * stops the reading: the stage fails with its exception.
+     *
+     * @param consumer called once per piece, in order
+     * @return the number of bytes handed over, once the body ended
+     */
+    CompletionStage<Long> forEach(java.util.function.Consumer<ByteBuffer> consumer);
 
     /**
      * Reads the rest of the body and drops it (bounded by the route's body limit).

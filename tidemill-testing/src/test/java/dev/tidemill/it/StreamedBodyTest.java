@@ -200,6 +200,14 @@ class StreamedBodyTest {
                 }
             })).streamedBody();
             app.put("/discard", req -> req.bodyStream().discard().thenApply(String::valueOf)).streamedBody();
+            app.put("/foreach", req -> {
+                MessageDigest md = MessageDigest.getInstance("SHA-256");
+                boolean[] writable = {false};
+                return req.bodyStream().forEach(view -> {
+                    writable[0] |= !view.isReadOnly();
+                    md.update(view);
+                }).thenApply(n -> (writable[0] ? "writable " : "") + n + " " + HexFormat.of().formatHex(md.digest()));
+            }).streamedBody();
             app.put("/twice", req -> {
                 req.bodyStream().discard();
                 try {
@@ -225,6 +233,14 @@ class StreamedBodyTest {
                     .isEqualTo(digest(body));
             assertThat(c.send(TestRequest.of("PUT", "/discard").body("application/octet-stream", body)).text())
                     .isEqualTo(String.valueOf(body.length));
+            assertThat(c.send(TestRequest.of("PUT", "/foreach").body("application/octet-stream", body)).text())
+                    .as("every piece a read-only view, in order").isEqualTo(digest(body));
+            List<byte[]> chunks = new ArrayList<>();
+            for (int i = 0; i < 300; i++) chunks.add(pattern(1 + i * 97, i));
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            chunks.forEach(all::writeBytes);
+            assertThat(c.send(TestRequest.of("PUT", "/foreach").body("application/octet-stream", new byte[0]).chunked(chunks)).text())
+                    .isEqualTo(digest(all.toByteArray()));
             assertThat(c.send(TestRequest.of("PUT", "/twice").body("text/plain", "abc")).text()).isEqualTo("refused");
             assertThat(c.send(TestRequest.of("PUT", "/blocking").body("text/plain", "abc")).text())
                     .isEqualTo(setup.mode() == ExecutionMode.IO ? "refused on the event loop" : "blocking allowed");

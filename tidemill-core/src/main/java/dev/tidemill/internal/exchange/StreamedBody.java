@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -163,20 +164,99 @@ final class StreamedBody implements RequestBody {
     public CompletionStage<Long> discard() {
         claim("discard");
         CompletableFuture<Long> result = new CompletableFuture<>();
-        discardFrom(0, result);
+        visit(piece -> { }, 0, result); // raw: dropping needs no decoding
         return result;
     }
 
-    private void discardFrom(long dropped, CompletableFuture<Long> result) {
-        stream.takeLater().whenComplete((b, error) -> {
+    @Override
+    public CompletionStage<Long> forEach(Consumer<ByteBuffer> consumer) {
+        claim("forEach");
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        if (codings.isEmpty()) {
+            visit(consumer, 0, result);
+        } else {
+            visitDecoded(consumer, 0, result);
+        }
+        return result;
+    }
+
+    /**
+     * Hands each raw piece to the consumer as read-only views of the transport's buffers, then
+     * releases it: no copy. Loops while pieces are already there (no stack growth), and continues
+     * from the stage's callback when one has to arrive.
+     */
+    private void visit(Consumer<ByteBuffer> consumer, long seen, CompletableFuture<Long> result) {
+        long n = seen;
+        while (true) {
+            CompletableFuture<ByteBuf> f = stream.takeLater();
+            if (f.isDone()) {
+                ByteBuf b;
+                try {
+                    b = f.join();
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e.getCause() != null ? e.getCause() : e);
+                    return;
+                }
+                if (b == null) {
+                    result.complete(n);
+                    return;
+                }
+                long m = hand(consumer, b, result);
+                if (m < 0) return;
+                n += m;
+                continue;
+            }
+            long sofar = n;
+            f.whenComplete((b, error) -> {
+                if (error != null) {
+                    result.completeExceptionally(error);
+                } else if (b == null) {
+                    result.complete(sofar);
+                } else {
+                    long m = hand(consumer, b, result);
+                    if (m >= 0) visit(consumer, sofar + m, result);
+                }
+            });
+            return;
+        }
+    }
+
+    /** @return the bytes handed to the consumer, or -1 when it threw (the result failed, the body abandoned) */
+    private long hand(Consumer<ByteBuffer> consumer, ByteBuf b, CompletableFuture<Long> result) {
+        try {
+            int n = b.readableBytes();
+            if (b.nioBufferCount() == 1) {
+                consumer.accept(b.nioBuffer().asReadOnlyBuffer());
+            } else {
+                for (ByteBuffer nio : b.nioBuffers()) consumer.accept(nio.asReadOnlyBuffer());
+            }
+            return n;
+        } catch (Throwable t) {
+            stream.abandon();
+            result.completeExceptionally(t);
+            return -1;
+        } finally {
+            b.release();
+        }
+    }
+
+    /** Owned, decoded pieces, one at a time (decoding runs on a virtual thread). */
+    private void visitDecoded(Consumer<ByteBuffer> consumer, long seen, CompletableFuture<Long> result) {
+        next().whenComplete((piece, error) -> {
             if (error != null) {
                 result.completeExceptionally(error);
-            } else if (b == null) {
-                result.complete(dropped);
+            } else if (piece == null) {
+                result.complete(seen);
             } else {
-                long n = b.readableBytes();
-                b.release();
-                discardFrom(dropped + n, result);
+                int n = piece.remaining();
+                try {
+                    consumer.accept(piece);
+                } catch (Throwable t) {
+                    stream.abandon();
+                    result.completeExceptionally(t);
+                    return;
+                }
+                visitDecoded(consumer, seen + n, result);
             }
         });
     }

@@ -12,12 +12,10 @@ import dev.tidemill.bench.common.UploadContract;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -30,8 +28,9 @@ import java.util.concurrent.CompletionStage;
  * <ul>
  *   <li>VIRTUAL: {@link RequestBody#inputStream()} read into a 64 KiB buffer and counted, or
  *       copied to a temp file with {@link Files#copy(InputStream, Path, java.nio.file.CopyOption...)};
- *   <li>LOOP (and IO): non-blocking, {@link RequestBody#read()} piece by piece, counted, or
- *       {@link RequestBody#transferTo(Path, long)} (which writes on a virtual thread of its own).
+ *   <li>LOOP (and IO): non-blocking, {@link RequestBody#forEach} counting each piece (a view of the
+ *       server's buffer, no copy), or {@link RequestBody#transferTo(Path, long)} (which writes on a
+ *       virtual thread of its own).
  * </ul>
  *
  * Multipart: {@link Request#multipart()} part by part, the file part's {@link Multipart.Part#content()}
@@ -117,21 +116,10 @@ public final class TidemillUploads {
         }
     }
 
-    /** Non-blocking: pulls the body piece by piece, counting; the stage completes with the count as text. */
+    /** Non-blocking: counts each piece as the server's buffers hand it over; the stage completes with the count as text. */
     static CompletionStage<String> countPieces(RequestBody body) {
-        CompletableFuture<String> done = new CompletableFuture<>();
-        pull(body, 0, done);
-        return done;
-    }
-
-    // Each read's stage completes on the event loop when bytes arrive, or at once when they already
-    // had: the recursion is at most as deep as the pieces buffered (bodyHighWaterBytes' worth).
-    private static void pull(RequestBody body, long n, CompletableFuture<String> done) {
-        body.read().whenComplete((ByteBuffer piece, Throwable failure) -> {
-            if (failure != null) done.completeExceptionally(failure);
-            else if (piece == null) done.complete(Long.toString(n));
-            else pull(body, n + piece.remaining(), done);
-        });
+        long[] n = {0};
+        return body.forEach(piece -> n[0] += piece.remaining()).thenApply(total -> Long.toString(n[0]));
     }
 
     /** Non-blocking: transferTo a temp file; answers the file's size, then deletes it however the transfer ended. */
