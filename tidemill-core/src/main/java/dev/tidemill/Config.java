@@ -254,6 +254,16 @@ public record Config(
         public Builder maxFileBytes(long v) { limits.maxFileBytes(v); return this; }
         /** @param v see {@link Limits#uploadMemoryBytes()} @return this */
         public Builder uploadMemoryBytes(int v) { limits.uploadMemoryBytes(v); return this; }
+        /** @param v see {@link Limits#maxConcurrentStreams()} @return this */
+        public Builder maxConcurrentStreams(int v) { limits.maxConcurrentStreams(v); return this; }
+        /** @param v see {@link Limits#streamWindowBytes()} @return this */
+        public Builder streamWindowBytes(int v) { limits.streamWindowBytes(v); return this; }
+        /** @param v see {@link Limits#maxFrameBytes()} @return this */
+        public Builder maxFrameBytes(int v) { limits.maxFrameBytes(v); return this; }
+        /** @param v see {@link Limits#maxQueuedControlFrames()} @return this */
+        public Builder maxQueuedControlFrames(int v) { limits.maxQueuedControlFrames(v); return this; }
+        /** @param v see {@link Limits#maxResetsPerWindow()} @return this */
+        public Builder maxResetsPerWindow(int v) { limits.maxResetsPerWindow(v); return this; }
         /** @param v see {@link Timeouts#request()} @return this */
         public Builder requestTimeout(Duration v) { timeouts.request(v); return this; }
         /** @param v see {@link Timeouts#headerRead()} @return this */

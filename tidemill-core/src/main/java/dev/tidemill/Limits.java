@@ -66,6 +66,20 @@ package dev.tidemill;
  * @param uploadMemoryBytes bytes of one file part kept in memory; a larger part is spooled to a
  *     temporary file (in {@code java.io.tmpdir}), deleted when the request ends however it ends.
  *     0 B-64 MiB; default 64 KiB (65,536).
+ * @param maxConcurrentStreams HTTP/2 streams a client may have open on one connection
+ *     (SETTINGS_MAX_CONCURRENT_STREAMS); past it: RST_STREAM REFUSED_STREAM. 1-10,000; default 100.
+ * @param streamWindowBytes HTTP/2 flow-control window of each stream (SETTINGS_INITIAL_WINDOW_SIZE):
+ *     request body bytes a client may send that the handler has not taken; the connection's window
+ *     is this times {@link #maxConcurrentStreams()}, so a slow reader closes its own stream's
+ *     window only. 64 KiB-16 MiB; default 1 MiB.
+ * @param maxFrameBytes largest HTTP/2 frame payload a client may send (SETTINGS_MAX_FRAME_SIZE);
+ *     larger: connection error FRAME_SIZE_ERROR. 16 KiB-16 MiB (RFC 9113 6.5.2); default 16 KiB.
+ * @param maxQueuedControlFrames HTTP/2 control frames (SETTINGS and PING acknowledgements,
+ *     RST_STREAM) queued for a client that does not read them; past it the connection closes
+ *     (SETTINGS, PING and reset floods). 1-1,000,000; default 10,000.
+ * @param maxResetsPerWindow HTTP/2 RST_STREAM frames a client may send, or make the server send,
+ *     in 30 s; past it GOAWAY ENHANCE_YOUR_CALM (Rapid Reset, CVE-2023-44487; MadeYouReset,
+ *     CVE-2025-8671). 1-100,000; default 200.
  */
 public record Limits(
         int concurrencyPerLoop,
@@ -91,7 +105,12 @@ public record Limits(
         int maxPartHeaderBytes,
         int maxFieldBytes,
         long maxFileBytes,
-        int uploadMemoryBytes) {
+        int uploadMemoryBytes,
+        int maxConcurrentStreams,
+        int streamWindowBytes,
+        int maxFrameBytes,
+        int maxQueuedControlFrames,
+        int maxResetsPerWindow) {
 
     // The ranges, one per component. Declared before DEFAULTS: the constructor reads them.
     static final Range CONCURRENCY_PER_LOOP = Range.count("concurrencyPerLoop", 1, 1 << 24);
@@ -118,6 +137,11 @@ public record Limits(
     static final Range MAX_FIELD_BYTES = Range.bytes("maxFieldBytes", 0, 64 << 20);
     static final Range MAX_FILE_BYTES = Range.bytes("maxFileBytes", 0, 1L << 40);
     static final Range UPLOAD_MEMORY_BYTES = Range.bytes("uploadMemoryBytes", 0, 64 << 20);
+    static final Range MAX_CONCURRENT_STREAMS = Range.count("maxConcurrentStreams", 1, 10_000);
+    static final Range STREAM_WINDOW_BYTES = Range.bytes("streamWindowBytes", 64 << 10, 16 << 20);
+    static final Range MAX_FRAME_BYTES = Range.bytes("maxFrameBytes", 16 << 10, (16 << 20) - 1);
+    static final Range MAX_QUEUED_CONTROL_FRAMES = Range.count("maxQueuedControlFrames", 1, 1_000_000);
+    static final Range MAX_RESETS_PER_WINDOW = Range.count("maxResetsPerWindow", 1, 100_000);
 
     /** The defaults, as documented on each component. */
     public static final Limits DEFAULTS = new Builder().build();
@@ -151,6 +175,11 @@ public record Limits(
         MAX_FIELD_BYTES.check(maxFieldBytes);
         MAX_FILE_BYTES.check(maxFileBytes);
         UPLOAD_MEMORY_BYTES.check(uploadMemoryBytes);
+        MAX_CONCURRENT_STREAMS.check(maxConcurrentStreams);
+        STREAM_WINDOW_BYTES.check(streamWindowBytes);
+        MAX_FRAME_BYTES.check(maxFrameBytes);
+        MAX_QUEUED_CONTROL_FRAMES.check(maxQueuedControlFrames);
+        MAX_RESETS_PER_WINDOW.check(maxResetsPerWindow);
     }
 
     /** @return a builder holding the defaults */
@@ -197,6 +226,11 @@ public record Limits(
         private int maxFieldBytes = 64 * 1024;
         private long maxFileBytes = 1L << 30;
         private int uploadMemoryBytes = 64 * 1024;
+        private int maxConcurrentStreams = 100;
+        private int streamWindowBytes = 1024 * 1024;
+        private int maxFrameBytes = 16 * 1024;
+        private int maxQueuedControlFrames = 10_000;
+        private int maxResetsPerWindow = 200;
 
         private Builder() {}
 
@@ -225,6 +259,11 @@ public record Limits(
             maxFieldBytes = l.maxFieldBytes;
             maxFileBytes = l.maxFileBytes;
             uploadMemoryBytes = l.uploadMemoryBytes;
+            maxConcurrentStreams = l.maxConcurrentStreams;
+            streamWindowBytes = l.streamWindowBytes;
+            maxFrameBytes = l.maxFrameBytes;
+            maxQueuedControlFrames = l.maxQueuedControlFrames;
+            maxResetsPerWindow = l.maxResetsPerWindow;
         }
 
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
@@ -275,6 +314,16 @@ public record Limits(
         public Builder maxFileBytes(long v) { maxFileBytes = v; return this; }
         /** @param v see {@link Limits#uploadMemoryBytes()} @return this */
         public Builder uploadMemoryBytes(int v) { uploadMemoryBytes = v; return this; }
+        /** @param v see {@link Limits#maxConcurrentStreams()} @return this */
+        public Builder maxConcurrentStreams(int v) { maxConcurrentStreams = v; return this; }
+        /** @param v see {@link Limits#streamWindowBytes()} @return this */
+        public Builder streamWindowBytes(int v) { streamWindowBytes = v; return this; }
+        /** @param v see {@link Limits#maxFrameBytes()} @return this */
+        public Builder maxFrameBytes(int v) { maxFrameBytes = v; return this; }
+        /** @param v see {@link Limits#maxQueuedControlFrames()} @return this */
+        public Builder maxQueuedControlFrames(int v) { maxQueuedControlFrames = v; return this; }
+        /** @param v see {@link Limits#maxResetsPerWindow()} @return this */
+        public Builder maxResetsPerWindow(int v) { maxResetsPerWindow = v; return this; }
 
         /** @return the limits; throws {@link IllegalArgumentException} naming a bad field */
         public Limits build() {
@@ -283,7 +332,8 @@ public record Limits(
                     maxLeadingEmptyLines, maxContentCodings, maxJsonNestingDepth, maxJsonNumberLength,
                     maxJsonStringLength, acceptBacklog, writeBufferLowWaterMark, writeBufferHighWaterMark,
                     decoderChunkBytes, bodyHighWaterBytes, maxParts, maxPartHeaderBytes, maxFieldBytes,
-                    maxFileBytes, uploadMemoryBytes);
+                    maxFileBytes, uploadMemoryBytes, maxConcurrentStreams, streamWindowBytes, maxFrameBytes,
+                    maxQueuedControlFrames, maxResetsPerWindow);
         }
     }
 }

@@ -20,6 +20,14 @@ public interface BodySource {
      */
     void abandon();
 
+    /**
+     * The reader took {@code bytes} from the stream. HTTP/1.1 needs nothing here (its socket reads
+     * again on {@link #demand}); an HTTP/2 stream gives them back to its flow-control window.
+     *
+     * @param bytes bytes of the body the reader now holds
+     */
+    void taken(int bytes);
+
     /** @return whether the caller runs on the transport's thread, where blocking on the body would deadlock */
     boolean onTransportThread();
 }

@@ -92,7 +92,10 @@ public final class BodyStream {
         } finally {
             lock.unlock();
         }
-        if (handTo != null) handTo.complete(piece);
+        if (handTo != null) {
+            source.taken(piece.readableBytes());
+            handTo.complete(piece);
+        }
         return more;
     }
 
@@ -174,6 +177,7 @@ public final class BodyStream {
      */
     ByteBuf take() throws IOException {
         boolean ask = false;
+        int took = 0;
         lock.lock();
         try {
             while (true) {
@@ -181,6 +185,7 @@ public final class BodyStream {
                 ByteBuf b = poll();
                 if (b != null) {
                     ask = resumeIfDrained();
+                    took = b.readableBytes();
                     return b;
                 }
                 if (ended) return null;
@@ -204,6 +209,7 @@ public final class BodyStream {
             }
         } finally {
             lock.unlock();
+            if (took > 0) source.taken(took);
             if (ask) source.demand();
         }
     }
@@ -211,6 +217,7 @@ public final class BodyStream {
     /** @return the next piece (the caller releases it) or null at the end, once there; failed with the body's problem */
     CompletableFuture<ByteBuf> takeLater() {
         boolean ask = false;
+        int took = 0;
         CompletableFuture<ByteBuf> result;
         lock.lock();
         try {
@@ -219,6 +226,7 @@ public final class BodyStream {
             ByteBuf b = poll();
             if (b != null) {
                 ask = resumeIfDrained();
+                took = b.readableBytes();
                 result = CompletableFuture.completedFuture(b);
             } else if (ended) {
                 result = CompletableFuture.completedFuture(null);
@@ -234,6 +242,7 @@ public final class BodyStream {
         } finally {
             lock.unlock();
         }
+        if (took > 0) source.taken(took);
         if (ask) source.demand();
         return result;
     }

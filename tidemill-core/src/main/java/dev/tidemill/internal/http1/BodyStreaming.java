@@ -127,6 +127,11 @@ final class BodyStreaming implements BodySource {
     }
 
     @Override
+    public void taken(int bytes) {
+        // the socket's read interest is the flow control: demand() turns it on again
+    }
+
+    @Override
     public void abandon() {
         if (ctx.executor().inEventLoop()) abandonNow();
         else ctx.executor().execute(this::abandonNow);

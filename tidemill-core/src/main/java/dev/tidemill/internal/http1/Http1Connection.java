@@ -88,6 +88,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         this.writer.attach(ctx, this);
     }
 
+    /** Removed before it read anything (the connection turned out to speak HTTP/2): its timers go with it. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        deadlines.cancel();
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         remote = ctx.channel().remoteAddress();

@@ -29,6 +29,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     /** One batcher per event loop: the replies of all its connections share one drain task. */
     private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
     private final FileSends fileSends = new FileSends();
+    private final dev.tidemill.internal.http2.H2Pipeline h2;
 
     /**
      * @param server what every exchange shares
@@ -47,6 +48,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
         this.encoder = new ResponseEncoder(server.config().serverHeader());
+        this.h2 = new dev.tidemill.internal.http2.H2Pipeline(server);
         this.checks = new HeadChecks(limits);
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
         this.maxLeadingEmptyLines = limits.maxLeadingEmptyLines();
@@ -95,6 +97,10 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
         ResponseBatcher batcher = batchers.computeIfAbsent(loop != null ? loop : ch.eventLoop(), ResponseBatcher::new);
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
+        if (loop == null) {
+            // h2c with prior knowledge: decided on the first bytes, then out of the way (in memory there is no HTTP/2)
+            ch.pipeline().addLast("preface", new dev.tidemill.internal.http2.PrefaceSniffer(h2, java.util.List.of("decoder", "connection")));
+        }
         ch.pipeline()
                 .addLast(loop, "decoder", decoder)
                 .addLast(loop, "connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));

@@ -1,0 +1,258 @@
+package dev.tidemill.internal.http2;
+
+import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.FileBody;
+import dev.tidemill.internal.exchange.Reply;
+import dev.tidemill.internal.exchange.ReplySink;
+import dev.tidemill.internal.exchange.ServerEvents;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Connection.PropertyKey;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP/2 connection: Netty's connection handler (framing, HPACK, flow control, the flood
+ * limits {@link H2Pipeline} configures) and the {@link ReplySink} of every exchange its streams
+ * open. {@link H2Requests} turns frames into exchanges; this class turns replies into frames:
+ * HEADERS, then DATA as the stream's window allows, a streamed body's producer told to wait while
+ * the stream is not writable, a file body read piece by piece. A stream the client resets, or a
+ * connection that closes, abandons its exchange. On the server's drain, {@code close} sends GOAWAY
+ * naming the last stream taken and waits for the streams in flight (up to the shutdown grace).
+ * Event-loop confined, except the sink's entry points, which hop onto the loop.
+ */
+final class H2Connection extends Http2ConnectionHandler implements ReplySink {
+    private static final Logger LOG = LoggerFactory.getLogger(H2Connection.class);
+    private static final int FILE_PIECE = 64 * 1024;
+
+    private final ExchangeContext server;
+    private final String serverHeader;
+    private final PropertyKey key;
+    private ChannelHandlerContext ctx;
+
+    H2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
+            ExchangeContext server) {
+        super(decoder, encoder, settings);
+        this.server = server;
+        this.serverHeader = server.config().serverHeader();
+        this.key = connection().newKey();
+        connection().addListener(new Http2ConnectionAdapter() {
+            @Override
+            public void onStreamClosed(Http2Stream stream) {
+                H2Request r = stream.getProperty(key);
+                if (r == null) return;
+                r.cancelTimeout();
+                r.release();
+                r.exchange.transportClosed(); // a handler still running is abandoned; an answered one is unaffected
+                if (r.streamed() != null && !r.streamed().ended()) {
+                    r.streamed().fail(dev.tidemill.Problem.of(400, "Bad Request", "the stream was closed before the body's end"));
+                }
+                r.exchange.ended();
+                failWaiting(r);
+            }
+        });
+        encoder.flowController().listener(new Http2RemoteFlowController.Listener() {
+            @Override
+            public void writabilityChanged(Http2Stream stream) {
+                H2Request r = stream.getProperty(key);
+                if (r != null && r.waitingWrite != null && encoder().flowController().isWritable(stream)) {
+                    CompletableFuture<Void> w = r.waitingWrite;
+                    r.waitingWrite = null;
+                    w.complete(null);
+                }
+            }
+        });
+    }
+
+    PropertyKey key() {
+        return key;
+    }
+
+    ExchangeContext server() {
+        return server;
+    }
+
+    /** @return the handler's context (set when added to the pipeline) */
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.ctx = ctx;
+        super.handlerAdded(ctx); // sends our preface (SETTINGS) on an active channel
+        // The connection's window: every stream's full window at once, so unread stream data never blocks the rest.
+        long all = (long) server.config().limits().maxConcurrentStreams() * server.config().limits().streamWindowBytes();
+        int delta = (int) Math.min(Integer.MAX_VALUE, all) - 65_535;
+        if (delta > 0) decoder().flowController().incrementWindowSize(connection().connectionStream(), delta);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt == ServerEvents.DRAIN) {
+            ctx.close(); // Http2ConnectionHandler: GOAWAY with the last stream id, then waits for the active streams
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    // ---- ReplySink ----
+
+    @Override
+    public void send(Exchange ex, Reply reply) {
+        if (ctx.executor().inEventLoop()) write(ex, reply);
+        else ctx.executor().execute(() -> write(ex, reply));
+    }
+
+    private void write(Exchange ex, Reply reply) {
+        Http2Stream stream = connection().stream(ex.id());
+        H2Request r = stream == null ? null : stream.getProperty(key);
+        if (r == null || r.replied || stream.state() == Http2Stream.State.CLOSED) {
+            reply.release();
+            return;
+        }
+        r.replied = true;
+        r.cancelTimeout();
+        ex.headWritten(reply);
+        boolean head = ex.isHead();
+        ByteBuf body = reply.body();
+        boolean fromFile = reply.fromFile() && !head;
+        boolean hasBody = !head && (body.isReadable() || fromFile);
+        boolean ends = !reply.streamed() && !hasBody;
+        io.netty.channel.ChannelPromise last = ctx.newPromise();
+        encoder().writeHeaders(ctx, ex.id(), H2Headers.response(reply, serverHeader), 0, ends,
+                ends ? last : ctx.newPromise());
+        if (head || !hasBody) {
+            if (body != Unpooled.EMPTY_BUFFER) body.release();
+            if (reply.fromFile()) reply.file().close();
+        }
+        if (fromFile) {
+            writeFile(r, reply.file());
+        } else if (hasBody) {
+            encoder().writeData(ctx, ex.id(), body, 0, true, last);
+        }
+        ctx.flush();
+        if (!r.requestEnded && !reply.streamed() && !fromFile) {
+            // Reset only once the answer is on the wire: a reset drops whatever the stream's window still holds back.
+            last.addListener(f -> stopRequestBody(r));
+        }
+    }
+
+    /** A file body: 64 KiB pieces, the next read only once the stream can take it. */
+    private void writeFile(H2Request r, FileBody file) {
+        try {
+            while (true) {
+                ByteBuf piece = file.read(ctx.alloc(), FILE_PIECE);
+                if (piece == null) {
+                    encoder().writeData(ctx, r.exchange.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
+                    file.close();
+                    return;
+                }
+                encoder().writeData(ctx, r.exchange.id(), piece, 0, false, ctx.newPromise());
+                if (!encoder().flowController().isWritable(r.stream)) {
+                    CompletableFuture<Void> w = new CompletableFuture<>();
+                    r.waitingWrite = w;
+                    ctx.flush();
+                    w.thenRun(() -> writeFile(r, file)).exceptionally(e -> {
+                        file.close();
+                        return null;
+                    });
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug("stream {}: file body failed", r.exchange.id(), e);
+            file.close();
+            resetStream(ctx, r.exchange.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
+        }
+    }
+
+    /**
+     * The answer is out before the request's body ended: the rest is not needed. RFC 9113 8.1: a
+     * server may ask the client to stop sending with RST_STREAM NO_ERROR after a complete response.
+     */
+    void stopRequestBody(H2Request r) {
+        r.refused = true;
+        if (r.requestEnded || r.stream.state() == Http2Stream.State.CLOSED) return;
+        resetStream(ctx, r.exchange.id(), Http2Error.NO_ERROR.code(), ctx.newPromise());
+        ctx.flush();
+    }
+
+    @Override
+    public void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
+        if (ctx.executor().inEventLoop()) writeChunk(ex, chunk, written);
+        else ctx.executor().execute(() -> writeChunk(ex, chunk, written));
+    }
+
+    private void writeChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
+        Http2Stream stream = connection().stream(ex.id());
+        H2Request r = stream == null ? null : stream.getProperty(key);
+        if (r == null || stream.state() == Http2Stream.State.CLOSED) {
+            chunk.release();
+            written.completeExceptionally(new ClosedChannelException());
+            return;
+        }
+        encoder().writeData(ctx, ex.id(), chunk, 0, false, ctx.newPromise());
+        ctx.flush();
+        if (encoder().flowController().isWritable(stream) && ctx.channel().isWritable()) {
+            written.complete(null);
+        } else {
+            r.waitingWrite = written; // completed by writabilityChanged, or failed when the stream closes
+        }
+    }
+
+    @Override
+    public void end(Exchange ex) {
+        ctx.executor().execute(() -> {
+            Http2Stream stream = connection().stream(ex.id());
+            if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
+            encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
+            ctx.flush();
+        });
+    }
+
+    @Override
+    public void abort(Exchange ex) {
+        ctx.executor().execute(() -> {
+            Http2Stream stream = connection().stream(ex.id());
+            if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
+            resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise()); // truncated, never complete
+            ctx.flush();
+        });
+    }
+
+    @Override
+    public boolean onTransportThread() {
+        return ctx.executor().inEventLoop();
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+        return ctx.executor();
+    }
+
+    private static void failWaiting(H2Request r) {
+        CompletableFuture<Void> w = r.waitingWrite;
+        r.waitingWrite = null;
+        if (w != null) w.completeExceptionally(new ClosedChannelException());
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        super.channelWritabilityChanged(ctx); // the remote flow controller re-evaluates every stream's writability
+    }
+}

@@ -1,0 +1,82 @@
+package dev.tidemill.internal.http2;
+
+import dev.tidemill.internal.exchange.DateHeader;
+import dev.tidemill.internal.exchange.Reply;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Header blocks between HTTP/2 and the exchange: a request's fields as the {@link HttpHeaders} an
+ * exchange reads ({@code :authority} as {@code Host}, split {@code cookie} fields joined, RFC 9113
+ * 8.2.3 and 8.3.1), and a {@link Reply}'s head as an HTTP/2 header block without the fields that
+ * are HTTP/1.1 framing (RFC 9113 8.2.2).
+ */
+final class H2Headers {
+    private static final AsciiString COOKIE = AsciiString.cached("cookie");
+
+    private H2Headers() {}
+
+    /**
+     * @param in the decoded block (Netty's decoder has checked names, pseudo-header order and
+     *     connection-specific fields)
+     * @return the regular fields, {@code Host} from {@code :authority} when the block has none
+     */
+    static HttpHeaders request(Http2Headers in) {
+        HttpHeaders out = new DefaultHttpHeaders(false);
+        StringBuilder cookies = null;
+        for (Map.Entry<CharSequence, CharSequence> e : in) {
+            CharSequence name = e.getKey();
+            if (name.length() > 0 && name.charAt(0) == ':') continue;
+            if (COOKIE.contentEqualsIgnoreCase(name)) {
+                if (cookies == null) cookies = new StringBuilder(e.getValue());
+                else cookies.append("; ").append(e.getValue());
+                continue;
+            }
+            out.add(name, e.getValue());
+        }
+        if (cookies != null) out.set(HttpHeaderNames.COOKIE, cookies.toString());
+        CharSequence authority = in.authority();
+        if (authority != null && !out.contains(HttpHeaderNames.HOST)) out.set(HttpHeaderNames.HOST, authority);
+        return out;
+    }
+
+    /**
+     * @param reply the reply
+     * @param serverHeader the {@code Server} value, empty for none
+     * @return its head as an HTTP/2 block: {@code :status}, the handler's fields lower-cased (those
+     *     HTTP/2 forbids dropped), {@code content-type}, {@code content-length} when known,
+     *     {@code date}, {@code server}
+     */
+    static Http2Headers response(Reply reply, String serverHeader) {
+        Http2Headers out = new DefaultHttp2Headers(false);
+        out.status(AsciiString.of(Integer.toString(reply.status())));
+        List<String> h = reply.headers();
+        boolean typed = false;
+        for (int i = 0; i + 1 < h.size(); i += 2) {
+            String name = h.get(i).toLowerCase(Locale.ROOT);
+            if (connectionSpecific(name)) continue;
+            if (name.equals("content-type")) typed = true;
+            out.add(name, h.get(i + 1));
+        }
+        if (!typed && reply.contentType() != null) out.set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+        if (reply.contentLength() >= 0) out.setLong(HttpHeaderNames.CONTENT_LENGTH, reply.contentLength());
+        out.set(HttpHeaderNames.DATE, DateHeader.now());
+        if (!serverHeader.isEmpty()) out.set(HttpHeaderNames.SERVER, serverHeader);
+        return out;
+    }
+
+    /** @return whether HTTP/2 forbids the field (RFC 9113 8.2.2): HTTP/1.1 connection management */
+    static boolean connectionSpecific(String lowerName) {
+        return switch (lowerName) {
+            case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length" -> true;
+            default -> false;
+        };
+    }
+}

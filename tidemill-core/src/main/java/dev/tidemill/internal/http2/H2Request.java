@@ -1,0 +1,85 @@
+package dev.tidemill.internal.http2;
+
+import dev.tidemill.internal.exchange.BodyStream;
+import dev.tidemill.internal.exchange.Exchange;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.handler.codec.http2.Http2Stream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One stream's request, as the connection tracks it (attached to Netty's {@link Http2Stream}):
+ * its exchange, the body being gathered (a route that reads it whole) or streamed (a route with
+ * {@code streamedBody()}), the request timer, and a streamed response's producer waiting for the
+ * stream's window. Event-loop confined.
+ */
+final class H2Request {
+    final Exchange exchange;
+    final Http2Stream stream;
+    /** The body so far, for a route that reads it whole; null once handed over or for none. */
+    private CompositeByteBuf body;
+    private long bodyBytes;
+    /** The streamed body's transport side, or null. */
+    H2BodySource source;
+    /** The answer was decided before dispatch (refused), or the body failed: DATA still coming is dropped. */
+    boolean refused;
+    /** Every byte of the request arrived (END_STREAM seen). */
+    boolean requestEnded;
+    /** The reply's head went out. */
+    boolean replied;
+    /** A streamed response's chunk waits for the stream (or connection) to be writable. */
+    CompletableFuture<Void> waitingWrite;
+    ScheduledFuture<?> timeout;
+    /** {@link System#nanoTime} of the last body piece (or dispatch): a streamed body's request timer counts from it. */
+    long lastPiece;
+
+    H2Request(Exchange exchange, Http2Stream stream) {
+        this.exchange = exchange;
+        this.stream = stream;
+    }
+
+    /**
+     * @param data a DATA frame's bytes (retained here)
+     * @return the body's size so far
+     */
+    long gather(ByteBuf data, ByteBufAllocator alloc) {
+        int n = data.readableBytes();
+        bodyBytes += n;
+        if (n > 0) {
+            if (body == null) body = alloc.compositeBuffer(1024);
+            body.addComponent(true, data.retain());
+        }
+        return bodyBytes;
+    }
+
+    /** @return the gathered body's bytes (released here) */
+    byte[] takeBody() {
+        if (body == null) return new byte[0];
+        byte[] b = new byte[body.readableBytes()];
+        body.readBytes(b);
+        release();
+        return b;
+    }
+
+    /** Drops whatever was gathered and stops the timer. */
+    void release() {
+        if (body != null) {
+            body.release();
+            body = null;
+        }
+    }
+
+    void cancelTimeout() {
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+    }
+
+    /** @return the streamed body, when the route streams it */
+    BodyStream streamed() {
+        return source == null ? null : source.stream();
+    }
+}
