@@ -278,7 +278,10 @@ public abstract class ExchangeRequest implements Request {
 
     @Override
     public Multipart multipart() {
-        return MultipartReader.open(header("Content-Type"), multipartSource(), context.config().limits());
+        long length = streamed != null ? streamed.declaredLength() : -1;
+        InputStream source = multipartSource();
+        if (streamed == null) length = body.length;
+        return MultipartReader.open(header("Content-Type"), source, context.config().limits(), length);
     }
 
     /**

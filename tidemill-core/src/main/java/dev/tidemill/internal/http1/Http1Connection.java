@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -248,7 +249,10 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
             streaming = s;
             current = ex;
             reading = STREAM_BODY;
-            ctx.channel().config().setAutoRead(false);
+            // Nothing more is read until the reader asks; unless the whole body came with the head (a small body in
+            // one read), when there is nothing to hold back and toggling the socket's read interest would cost two
+            // epoll_ctl calls per request.
+            if (!(req instanceof LastHttpContent)) ctx.channel().config().setAutoRead(false);
         } else {
             s.stop();
             s.stream().end();
