@@ -48,6 +48,8 @@ final class ClientHelloGate extends SslClientHelloHandler<SslContext> {
     private final List<String> served;
     private final long handshakeTimeoutMillis;
     private final TlsCounters counters;
+    /** Set once refused: bytes still arriving before the close can ask again, and must not be counted twice. */
+    private boolean refused;
 
     /**
      * @param contexts the current contexts
@@ -65,7 +67,9 @@ final class ClientHelloGate extends SslClientHelloHandler<SslContext> {
 
     @Override
     protected Future<SslContext> lookup(ChannelHandlerContext ctx, ByteBuf hello) {
-        if (hello == null) { // not a TLS handshake record: plain HTTP, a scanner, noise
+        if (refused) return ctx.executor().newSucceededFuture(null);
+        if (hello == null) {
+            refused = true; // not a TLS handshake record: plain HTTP, a scanner, noise
             counters.notTls.increment();
             return ctx.executor().newSucceededFuture(null);
         }
@@ -79,6 +83,7 @@ final class ClientHelloGate extends SslClientHelloHandler<SslContext> {
             // left for the TLS engine to refuse with its own alert
         }
         if (offered != null && offered.stream().noneMatch(served::contains)) {
+            refused = true;
             counters.noApplicationProtocol.increment();
             LOG.debug("{}: ALPN offer {} has none of {}: no_application_protocol", ctx.channel(), offered, served);
             ctx.writeAndFlush(Unpooled.wrappedBuffer(NO_APPLICATION_PROTOCOL)).addListener(ChannelFutureListener.CLOSE);
