@@ -37,6 +37,7 @@ final class CertificateReloader implements AutoCloseable {
     private byte[] loaded; // the digest the current set was built from; the timer thread only after start
     private byte[] failed; // the digest that last failed, logged once
     private volatile long reloads;
+    private volatile long failures;
 
     /**
      * Builds the first set; a failure here stops the server's start.
@@ -76,6 +77,11 @@ final class CertificateReloader implements AutoCloseable {
         return reloads;
     }
 
+    /** @return how many changed file sets could not be used (each counted once) */
+    long failures() {
+        return failures;
+    }
+
     /** One check: rebuild if the files' bytes differ from what the current set was built from. */
     void check() {
         try {
@@ -108,6 +114,7 @@ final class CertificateReloader implements AutoCloseable {
     private void fail(byte[] d, RuntimeException e) {
         if (Arrays.equals(d, failed)) return;
         failed = d;
+        failures++;
         LOG.warn("TLS certificate files changed but cannot be used; still serving the previous ones: {}", e.getMessage());
     }
 

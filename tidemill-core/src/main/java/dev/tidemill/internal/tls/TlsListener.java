@@ -163,6 +163,7 @@ public final class TlsListener implements AutoCloseable {
         Map<String, Long> out = new LinkedHashMap<>(counters.snapshot());
         out.put("tls.handshaking", (long) handshaking.size());
         out.put("tls.reloads", reloader.reloads());
+        out.put("tls.reload_failures", reloader.failures());
         return out;
     }
 
