@@ -36,7 +36,8 @@ class PublicApiBoundaryTest {
             dev.tidemill.datastar.PatchElements.class, dev.tidemill.datastar.PatchSignals.class,
             dev.tidemill.datastar.ExecuteScript.class, dev.tidemill.datastar.Action.class,
             dev.tidemill.datastar.SignalLimits.class,
-            Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class);
+            Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class,
+            Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {
