@@ -60,6 +60,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     private ChannelHandlerContext ctx;
     private ConnectionDeadlines deadlines;
     private SocketAddress remote;
+    /** What TLS established for this connection (set before this handler was added), or null over plain HTTP. */
+    private dev.tidemill.internal.exchange.TransportSecurity security;
 
     private int reading = READ_HEAD;
     private Exchange current; // the exchange whose body is being read
@@ -92,6 +94,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         remote = ctx.channel().remoteAddress();
+        security = ctx.channel().attr(dev.tidemill.internal.exchange.TransportSecurity.KEY).get();
         deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
         if (server.draining()) ctx.close();
         ctx.fireChannelActive();
@@ -213,6 +216,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
+        if (security != null) ex.secured(security);
         ex.arrived(deadlines.nowAsSystemNanos()); // the read's start, already read: no clock read per request
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;

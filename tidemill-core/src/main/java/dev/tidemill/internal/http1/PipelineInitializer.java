@@ -35,6 +35,16 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
      * @param connections every open connection is added here (graceful stop, counting)
      */
     public PipelineInitializer(ExchangeContext server, ChannelGroup connections) {
+        this(server, connections, "");
+    }
+
+    /**
+     * @param server what every exchange shares
+     * @param connections every open connection is added here (graceful stop, counting)
+     * @param constantLines header lines added to every response, each ending in CRLF (the TLS
+     *     listener's {@code Strict-Transport-Security}); empty for none
+     */
+    public PipelineInitializer(ExchangeContext server, ChannelGroup connections, String constantLines) {
         this.server = server;
         this.connections = connections;
         Limits limits = server.config().limits();
@@ -46,7 +56,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setAllowDuplicateContentLengths(false)
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
-        this.encoder = new ResponseEncoder(server.config().serverHeader());
+        this.encoder = new ResponseEncoder(server.config().serverHeader(), constantLines);
         this.checks = new HeadChecks(limits);
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
         this.maxLeadingEmptyLines = limits.maxLeadingEmptyLines();
