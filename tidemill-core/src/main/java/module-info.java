@@ -13,6 +13,9 @@ module dev.tidemill {
     requires io.netty.codec;
     requires io.netty.codec.http;
     requires io.netty.codec.compression;
+    /** TLS (internal.tls): Netty's SslHandler and contexts, and netty-tcnative's classes for the OpenSSL provider. */
+    requires io.netty.handler;
+    requires io.netty.tcnative.classes.openssl;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;

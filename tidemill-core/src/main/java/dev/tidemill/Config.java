@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param trustedProxies which peers may name the client in {@code X-Forwarded-For}/{@code Forwarded};
  *     default {@link TrustedProxies#NONE} (trust nobody)
  * @param operations health endpoints, metrics and the access log (see {@link Operations})
+ * @param tls HTTPS on a second port; off by default (see {@link Tls})
  */
 public record Config(
         String host,
@@ -45,7 +46,8 @@ public record Config(
         Timeouts timeouts,
         Compression compression,
         TrustedProxies trustedProxies,
-        Operations operations) {
+        Operations operations,
+        Tls tls) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -73,6 +75,7 @@ public record Config(
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(trustedProxies, "trustedProxies");
         Objects.requireNonNull(operations, "operations");
+        Objects.requireNonNull(tls, "tls");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -150,6 +153,7 @@ public record Config(
         private Compression.Builder compression = Compression.builder();
         private TrustedProxies trustedProxies = TrustedProxies.NONE;
         private Operations.Builder operations = Operations.builder();
+        private Tls.Builder tls = Tls.builder();
 
         private Builder() {}
 
@@ -168,6 +172,7 @@ public record Config(
             compression = c.compression.toBuilder();
             trustedProxies = c.trustedProxies;
             operations = c.operations.toBuilder();
+            tls = c.tls.toBuilder();
         }
 
         /** @param v bind address @return this */
@@ -297,6 +302,10 @@ public record Config(
             trustedProxies = new TrustedProxies(trustedProxies.networks(), trustedProxies.hops(), v);
             return this;
         }
+        /** @param v every TLS setting at once, replacing those set so far @return this */
+        public Builder tls(Tls v) { tls = v.toBuilder(); return this; }
+        /** @param change changes to the TLS settings held so far, e.g. {@code t -> t.port(0)} @return this */
+        public Builder tls(java.util.function.Consumer<Tls.Builder> change) { change.accept(tls); return this; }
         /** @param v see {@link Timeouts#ssePing()} @return this */
         public Builder ssePing(Duration v) { timeouts.ssePing(v); return this; }
 
@@ -304,7 +313,7 @@ public record Config(
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
                     serverHeader, debug, limits.build(), timeouts.build(), compression.build(), trustedProxies,
-                    operations.build());
+                    operations.build(), tls.build());
         }
     }
 }

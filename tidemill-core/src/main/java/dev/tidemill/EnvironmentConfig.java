@@ -77,6 +77,27 @@ final class EnvironmentConfig {
         other("TIDEMILL_METRICS", "metrics", "true or false", (b, v) -> b.metrics(bool(v)));
         other("TIDEMILL_HEALTH", "health", "true or false", (b, v) -> b.health(bool(v)));
         other("TIDEMILL_ACCESS_LOG", "accessLog", "true or false", (b, v) -> b.accessLog(bool(v)));
+        // HTTPS (Tls, docs/security.md "TLS"): on once TIDEMILL_TLS_CERT and _KEY (or _SELF_SIGNED) are set.
+        other("TIDEMILL_TLS_CERT", "tls.certificate", "a PEM certificate file (the certificate, then intermediates)",
+                (b, v) -> b.tls(t -> t.certificate(path(v))));
+        other("TIDEMILL_TLS_KEY", "tls.key", "a PKCS#8 PEM key file", (b, v) -> b.tls(t -> t.key(path(v))));
+        other("TIDEMILL_TLS_CHAIN", "tls.chain", "a PEM file of intermediate certificates", (b, v) -> b.tls(t -> t.chain(path(v))));
+        other("TIDEMILL_TLS_KEY_PASSWORD", "tls.keyPassword", "the encrypted key's password (not empty)",
+                (b, v) -> b.tls(t -> t.keyPassword(nonEmpty(v))));
+        other("TIDEMILL_TLS_SELF_SIGNED", "tls.selfSigned", "true or false", (b, v) -> b.tls(t -> t.selfSigned(bool(v))));
+        count("TIDEMILL_TLS_PORT", Tls.PORT, "", (b, n) -> b.tls(t -> t.port(n)));
+        other("TIDEMILL_TLS_PROVIDER", "tls.provider", "one of auto, openssl, jdk",
+                (b, v) -> b.tls(t -> t.provider(enumValue(Tls.Provider.class, v))));
+        duration("TIDEMILL_TLS_RELOAD_INTERVAL", Tls.RELOAD_INTERVAL, (b, d) -> b.tls(t -> t.reloadInterval(d)));
+        duration("TIDEMILL_TLS_HANDSHAKE_TIMEOUT", Tls.HANDSHAKE_TIMEOUT, (b, d) -> b.tls(t -> t.handshakeTimeout(d)));
+        count("TIDEMILL_TLS_MAX_HANDSHAKES", Tls.MAX_HANDSHAKES, "", (b, n) -> b.tls(t -> t.maxHandshakes(n)));
+        duration("TIDEMILL_TLS_TICKET_ROTATION", Tls.TICKET_KEY_ROTATION, (b, d) -> b.tls(t -> t.ticketKeyRotation(d)));
+        other("TIDEMILL_TLS_CLIENT_AUTH", "tls.clientAuth", "one of none, optional, require",
+                (b, v) -> b.tls(t -> t.clientAuth(enumValue(Tls.ClientAuth.class, v))));
+        other("TIDEMILL_TLS_CLIENT_TRUST", "tls.clientTrust", "a PEM file of CA certificates",
+                (b, v) -> b.tls(t -> t.clientTrust(path(v))));
+        other("TIDEMILL_TLS_REDIRECT_HTTP", "tls.redirectHttp", "true or false", (b, v) -> b.tls(t -> t.redirectHttp(bool(v))));
+        duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));
     }
 
     private EnvironmentConfig() {}
@@ -166,6 +187,10 @@ final class EnvironmentConfig {
     private static String nonEmpty(String v) {
         if (v.isEmpty()) throw new IllegalArgumentException();
         return v;
+    }
+
+    private static java.nio.file.Path path(String v) {
+        return java.nio.file.Path.of(nonEmpty(v));
     }
 
     private static boolean bool(String v) {

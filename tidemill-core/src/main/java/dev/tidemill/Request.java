@@ -96,6 +96,24 @@ public interface Request {
     /** @param name attribute name @param value value, visible to later filters and the handler */
     void attribute(String name, Object value);
 
+    /**
+     * @return the client certificate chain the TLS handshake verified (mTLS,
+     *     {@link Tls#clientAuth()}), the client's own certificate first; empty over plain HTTP or
+     *     when the client sent none
+     */
+    default List<java.security.cert.X509Certificate> tlsPeerCertificates() {
+        return List.of();
+    }
+
+    /**
+     * @return the verified client certificate's subject ({@link #tlsPeerCertificates()}'s first),
+     *     e.g. {@code CN=alice,O=Example}; empty without one
+     */
+    default Optional<java.security.Principal> tlsPrincipal() {
+        List<java.security.cert.X509Certificate> chain = tlsPeerCertificates();
+        return chain.isEmpty() ? Optional.empty() : Optional.of(chain.get(0).getSubjectX500Principal());
+    }
+
     /** @return the client's address */
     InetSocketAddress remoteAddress();
 

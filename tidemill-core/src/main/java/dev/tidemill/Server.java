@@ -9,6 +9,14 @@ public interface Server extends AutoCloseable {
     /** @return the bound port (useful with port 0) */
     int port();
 
+    /**
+     * @return the bound TLS port (useful with {@link Tls#port()} 0), when TLS is on
+     *     ({@link Tls#enabled()}); empty otherwise
+     */
+    default java.util.OptionalInt tlsPort() {
+        return java.util.OptionalInt.empty();
+    }
+
     /** @return the bound host */
     String host();
 
@@ -39,7 +47,11 @@ public interface Server extends AutoCloseable {
      */
     java.util.Map<String, Long> diagnostics();
 
-    /** @return what transport and loop-count detection saw and decided, one line each */
+    /**
+     * @return what transport and loop-count detection saw and decided, one line each; with TLS on,
+     *     the TLS provider and why, the protocols, and each certificate's subject and SHA-256
+     *     fingerprint
+     */
     java.util.List<String> startupReport();
 
     /**

@@ -37,7 +37,8 @@ class PublicApiBoundaryTest {
             dev.tidemill.datastar.ExecuteScript.class, dev.tidemill.datastar.Action.class,
             dev.tidemill.datastar.SignalLimits.class,
             Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class,
-            Multipart.class, Multipart.Part.class, Upload.class);
+            Multipart.class, Multipart.Part.class, Upload.class,
+            Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

@@ -222,12 +222,17 @@ public final class Demo {
     /**
      * Runs the demo until SIGTERM or SIGINT.
      *
-     * @param args a command: serve (the default), routes, openapi, settings, --help; settings come from TIDEMILL_* variables
+     * @param args a command: serve (the default), routes, openapi, settings, --help; {@code --tls} anywhere
+     *     also serves HTTPS on port 8443 with a self-signed development certificate (unless
+     *     {@code TIDEMILL_TLS_CERT} names a real one); settings come from TIDEMILL_* variables
      */
     public static void main(String[] args) {
+        boolean tls = java.util.Arrays.asList(args).contains("--tls");
+        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--tls")).toArray(String[]::new);
         Config config;
         try {
             config = Config.fromEnvironment();
+            if (tls && !config.tls().enabled()) config = config.toBuilder().tls(t -> t.selfSigned(true)).build();
         } catch (IllegalArgumentException e) {
             System.err.println("tidemill: " + e.getMessage());
             System.exit(2);
@@ -240,6 +245,8 @@ public final class Demo {
     static String banner(Tidemill app, Server server) {
         String base = "http://" + server.host() + ":" + server.port();
         StringBuilder b = new StringBuilder("\nTidemill demo on ").append(base).append('\n');
+        server.tlsPort().ifPresent(p -> b.append("Tidemill demo on https://").append(server.host()).append(':').append(p)
+                .append(" (HTTP/1.1 over TLS; the certificate's SHA-256 fingerprint is below)\n"));
         for (String line : server.startupReport()) b.append("  ").append(line).append('\n');
         b.append("Routes:\n");
         for (Route r : app.routes()) {
@@ -280,6 +287,12 @@ public final class Demo {
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");
         b.append("  curl ").append(base).append("/metrics      # Prometheus text format\n");
+        server.tlsPort().ifPresent(p -> {
+            String https = "https://" + server.host() + ":" + p;
+            b.append("HTTPS (self-signed: -k, or compare the fingerprint above with the one curl -v shows):\n");
+            b.append("  curl -ik ").append(https).append("/hello\n");
+            b.append("  curl -k -v ").append(https).append("/json 2>&1 | grep -E 'SSL connection|ALPN'\n");
+        });
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();
     }

@@ -55,6 +55,8 @@ public final class TestClient implements AutoCloseable {
     private final String host;
     private final int port;
     private final String hostHeader;
+    /** Connections go through TLS with this context; null for plain HTTP. */
+    private final javax.net.ssl.SSLContext tls;
     private final Set<Wire> open = ConcurrentHashMap.newKeySet();
     private volatile Duration timeout = DEFAULT_TIMEOUT;
     private volatile boolean closed;
@@ -64,6 +66,12 @@ public final class TestClient implements AutoCloseable {
     }
 
     private TestClient(Server server, InMemoryServer memory, boolean ownsServer, String host, int port) {
+        this(server, memory, ownsServer, host, port, null);
+    }
+
+    private TestClient(Server server, InMemoryServer memory, boolean ownsServer, String host, int port,
+            javax.net.ssl.SSLContext tls) {
+        this.tls = tls;
         this.server = server;
         this.memory = memory;
         this.ownsServer = ownsServer;
@@ -135,6 +143,57 @@ public final class TestClient implements AutoCloseable {
     }
 
     /**
+     * A client for a server that is already running, over TLS.
+     *
+     * @param host the address to connect to, e.g. {@code 127.0.0.1}
+     * @param port its TLS port
+     * @param context the client's TLS context, e.g. {@link #trusting(java.nio.file.Path)}
+     * @return the client; {@link #close()} closes its connections only
+     */
+    public static TestClient connectTo(String host, int port, javax.net.ssl.SSLContext context) {
+        Objects.requireNonNull(context, "context");
+        TestClient plain = connectTo(host, port);
+        return new TestClient(null, null, false, plain.host, port, context);
+    }
+
+    /**
+     * A client for this client's server's TLS port ({@link Server#tlsPort()}), sharing nothing but
+     * the server: its {@link #close()} closes its own connections and never stops the server.
+     *
+     * @param context the client's TLS context, e.g. {@link #trusting(java.nio.file.Path)}
+     * @return the client
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public TestClient tls(javax.net.ssl.SSLContext context) {
+        Objects.requireNonNull(context, "context");
+        int tlsPort = server().tlsPort().orElseThrow(() -> new IllegalStateException("the server has no TLS port"));
+        return new TestClient(server, null, false, host, tlsPort, context).timeout(timeout);
+    }
+
+    /**
+     * @param pem a PEM file of certificates (a self-signed server certificate, or the CA that signed it)
+     * @return a TLS client context that trusts exactly those certificates (TLS 1.2 and 1.3)
+     */
+    public static javax.net.ssl.SSLContext trusting(java.nio.file.Path pem) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(pem)) {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            int i = 0;
+            for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                store.setCertificateEntry("trusted-" + i++, c);
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot trust " + pem + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Sets the timeout for connecting and for every later socket read of connections opened
      * after this call.
      *
@@ -193,7 +252,7 @@ public final class TestClient implements AutoCloseable {
     public URI uri(String path) {
         if (memory != null) throw new IllegalStateException("an in-memory client has no address: use a socket client for URIs");
         if (!path.startsWith("/")) throw new IllegalArgumentException("path must start with '/': " + path);
-        return URI.create("http://" + hostHeader + path);
+        return URI.create((tls != null ? "https://" : "http://") + hostHeader + path);
     }
 
     /**
@@ -355,7 +414,7 @@ public final class TestClient implements AutoCloseable {
         Wire[] self = new Wire[1];
         Wire wire = memory != null
                 ? Wire.inMemory(memory.connect(), hostHeader, (int) ms, () -> open.remove(self[0]))
-                : Wire.open(host, port, hostHeader, (int) ms, () -> open.remove(self[0]));
+                : Wire.open(host, port, hostHeader, (int) ms, () -> open.remove(self[0]), tls);
         self[0] = wire;
         open.add(wire);
         if (closed) { // close() ran meanwhile

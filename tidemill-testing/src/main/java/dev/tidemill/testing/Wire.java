@@ -28,13 +28,19 @@ final class Wire implements AutoCloseable {
         this.onClose = onClose;
     }
 
-    /** Connects, with the timeout applied to the connect and to every read. */
-    static Wire open(String host, int port, String hostHeader, int timeoutMillis, Runnable onClose) {
+    /** Connects, with the timeout applied to the connect and to every read; over TLS when {@code tls} is not null. */
+    static Wire open(String host, int port, String hostHeader, int timeoutMillis, Runnable onClose,
+            javax.net.ssl.SSLContext tls) {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
             s.connect(new InetSocketAddress(host, port), timeoutMillis);
             s.setSoTimeout(timeoutMillis);
+            if (tls != null) {
+                javax.net.ssl.SSLSocket secure = (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket(s, host, port, true);
+                secure.startHandshake(); // here, so a handshake failure is a connect failure
+                s = secure;
+            }
             return new Wire(new Pipe.OfSocket(s), hostHeader, timeoutMillis, onClose);
         } catch (IOException e) {
             try {

@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * The servers the uploads suite measures, each serving {@code dev.tidemill.bench.common.UploadContract}:
- * Tidemill's uploads app in LOOP mode (the non-blocking {@code read()} and {@code transferTo}) and
- * in VIRTUAL mode (the blocking {@code InputStream}), and the {@code UploadsMain} of the peers
+ * Tidemill's uploads app in IO mode and LOOP mode (the non-blocking {@code forEach} and
+ * {@code transferTo}; IO runs them on the event loop as Vert.x does) and in VIRTUAL mode (the
+ * blocking {@code InputStream}), and the {@code UploadsMain} of the peers
  * (a class of its own per peer, so the HTTP suites' {@code Main} stays as they measure it):
  * Vert.x Web twice (its {@code BodyHandler}, and streaming without it), Helidon SE and Jetty 12.
  * Every target gets the common JVM flags and {@code -Djava.io.tmpdir} pointing at a directory of
@@ -36,7 +37,9 @@ final class UploadsTargets {
 
     private static Map<String, String> tidemillModes() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("loop", "LOOP: raw bodies non-blocking, RequestBody.read() piece by piece counted, or transferTo(file); "
+        m.put("io", "IO: raw bodies on the event loop, RequestBody.forEach counting each piece (a view, no copy), or "
+                + "transferTo(file); multipart routes declared .mode(VIRTUAL) as in LOOP");
+        m.put("loop", "LOOP: raw bodies non-blocking, RequestBody.forEach counting each piece (a view, no copy), or transferTo(file); "
                 + "multipart routes declared .mode(VIRTUAL), Request.multipart() with the file part's content() counted or "
                 + "transferTo(file)");
         m.put("virtual", "VIRTUAL: raw bodies through RequestBody.inputStream(), read into a 64 KiB buffer or Files.copy to "

@@ -125,6 +125,7 @@ public final class BodyStream {
         try {
             if (ended || failure != null) return;
             ended = true;
+            paused = false; // nothing more to ask the transport for
             w = waiting;
             waiting = null;
             arrived.signalAll();

@@ -54,6 +54,8 @@ public abstract class ExchangeRequest implements Request {
     private boolean streamedRead;
 
     private java.net.InetAddress client;
+    /** What TLS established for the connection, handed over by the transport before dispatch; null over plain HTTP. */
+    private TransportSecurity security;
     private Map<String, Object> attributes;
     private Map<String, String> cookies;
     /** The request id once known (the client's, or generated); written before the reply is sent, which publishes it. */
@@ -107,6 +109,22 @@ public abstract class ExchangeRequest implements Request {
     public void bodyStream(BodyStream stream, long declaredLength) {
         streamed = new StreamedBody(stream, codings.isEmpty() ? declaredLength : -1, codings, endpoint.maxBodyBytes());
         codings = List.of(); // decoded by the stream
+    }
+
+    /**
+     * Hands over what the connection's TLS handshake established (before dispatch); not called
+     * for a plain connection.
+     *
+     * @param security the connection's TLS parameters and verified client chain
+     */
+    public void secured(TransportSecurity security) {
+        this.security = security;
+    }
+
+    @Override
+    public List<java.security.cert.X509Certificate> tlsPeerCertificates() {
+        TransportSecurity s = security;
+        return s == null ? List.of() : s.peerCertificates();
     }
 
     /** @return the streamed body, or null when the route reads it whole */
@@ -278,7 +296,10 @@ public abstract class ExchangeRequest implements Request {
 
     @Override
     public Multipart multipart() {
-        return MultipartReader.open(header("Content-Type"), multipartSource(), context.config().limits());
+        long length = streamed != null ? streamed.declaredLength() : -1;
+        InputStream source = multipartSource();
+        if (streamed == null) length = body.length;
+        return MultipartReader.open(header("Content-Type"), source, context.config().limits(), length);
     }
 
     /**

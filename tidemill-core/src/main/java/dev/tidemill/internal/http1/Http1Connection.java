@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -59,6 +60,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     private ChannelHandlerContext ctx;
     private ConnectionDeadlines deadlines;
     private SocketAddress remote;
+    /** What TLS established for this connection (set before this handler was added), or null over plain HTTP. */
+    private dev.tidemill.internal.exchange.TransportSecurity security;
 
     private int reading = READ_HEAD;
     private Exchange current; // the exchange whose body is being read
@@ -97,6 +100,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         remote = ctx.channel().remoteAddress();
+        security = ctx.channel().attr(dev.tidemill.internal.exchange.TransportSecurity.KEY).get();
         deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
         if (server.draining()) ctx.close();
         ctx.fireChannelActive();
@@ -218,6 +222,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
+        if (security != null) ex.secured(security);
         ex.arrived(deadlines.nowAsSystemNanos()); // the read's start, already read: no clock read per request
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;
@@ -254,7 +259,10 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
             streaming = s;
             current = ex;
             reading = STREAM_BODY;
-            ctx.channel().config().setAutoRead(false);
+            // Nothing more is read until the reader asks; unless the whole body came with the head (a small body in
+            // one read), when there is nothing to hold back and toggling the socket's read interest would cost two
+            // epoll_ctl calls per request.
+            if (!(req instanceof LastHttpContent)) ctx.channel().config().setAutoRead(false);
         } else {
             s.stop();
             s.stream().end();

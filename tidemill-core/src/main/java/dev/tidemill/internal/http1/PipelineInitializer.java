@@ -30,12 +30,36 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
     private final FileSends fileSends = new FileSends();
     private final dev.tidemill.internal.http2.H2Pipeline h2;
+    private final boolean priorKnowledge;
 
     /**
      * @param server what every exchange shares
      * @param connections every open connection is added here (graceful stop, counting)
      */
     public PipelineInitializer(ExchangeContext server, ChannelGroup connections) {
+        this(server, connections, "", true);
+    }
+
+    /**
+     * @param server what every exchange shares
+     * @param connections every open connection is added here (graceful stop, counting)
+     * @param constantLines header lines added to every response, each ending in CRLF (the TLS
+     *     listener's {@code Strict-Transport-Security}); empty for none
+     */
+    public PipelineInitializer(ExchangeContext server, ChannelGroup connections, String constantLines) {
+        this(server, connections, constantLines, false);
+    }
+
+    /**
+     * @param server what every exchange shares
+     * @param connections every open connection is added here
+     * @param constantLines header lines added to every response, empty for none
+     * @param priorKnowledge whether a connection whose first bytes are the HTTP/2 preface is
+     *     switched to HTTP/2 (cleartext h2c, RFC 9113 3.3); over TLS, ALPN decides instead
+     */
+    public PipelineInitializer(ExchangeContext server, ChannelGroup connections, String constantLines,
+            boolean priorKnowledge) {
+        this.priorKnowledge = priorKnowledge;
         this.server = server;
         this.connections = connections;
         Limits limits = server.config().limits();
@@ -47,7 +71,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setAllowDuplicateContentLengths(false)
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
-        this.encoder = new ResponseEncoder(server.config().serverHeader());
+        this.encoder = new ResponseEncoder(server.config().serverHeader(), constantLines);
         this.h2 = new dev.tidemill.internal.http2.H2Pipeline(server);
         this.checks = new HeadChecks(limits);
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
@@ -97,7 +121,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
         ResponseBatcher batcher = batchers.computeIfAbsent(loop != null ? loop : ch.eventLoop(), ResponseBatcher::new);
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
-        if (loop == null) {
+        if (loop == null && priorKnowledge) {
             // h2c with prior knowledge: decided on the first bytes, then out of the way (in memory there is no HTTP/2)
             ch.pipeline().addLast("preface", new dev.tidemill.internal.http2.PrefaceSniffer(h2, java.util.List.of("decoder", "connection")));
         }

@@ -44,7 +44,16 @@ final class ResponseEncoder {
 
     /** @param serverHeader the {@code Server} value, empty to send none */
     ResponseEncoder(String serverHeader) {
-        this.serverLine = serverHeader.isEmpty() ? new byte[0] : ascii("Server: " + serverHeader + "\r\n");
+        this(serverHeader, "");
+    }
+
+    /**
+     * @param serverHeader the {@code Server} value, empty to send none
+     * @param constantLines more header lines every response carries, each ending in CRLF (the
+     *     TLS listener's {@code Strict-Transport-Security}); empty for none
+     */
+    ResponseEncoder(String serverHeader, String constantLines) {
+        this.serverLine = ascii((serverHeader.isEmpty() ? "" : "Server: " + serverHeader + "\r\n") + constantLines);
     }
 
     /**

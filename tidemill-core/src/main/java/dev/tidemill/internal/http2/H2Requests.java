@@ -84,6 +84,9 @@ final class H2Requests extends Http2FrameAdapter {
         Exchange ex = new Exchange(server, conn, id, m, uri, path != null ? RequestTarget.rawPath(uri) : null, h,
                 "HEAD".equals(m), ctx.channel().remoteAddress());
         ex.arrived(System.nanoTime());
+        dev.tidemill.internal.exchange.TransportSecurity security =
+                ctx.channel().attr(dev.tidemill.internal.exchange.TransportSecurity.KEY).get();
+        if (security != null) ex.secured(security);
         H2Request r = new H2Request(ex, stream);
         r.requestEnded = endStream;
         stream.setProperty(conn.key(), r);

@@ -38,12 +38,14 @@ public final class MultipartReader implements Multipart {
     private final InputStream source;
     private final MultipartParser parser;
     private final ArrayDeque<Object> events = new ArrayDeque<>();
-    private final byte[] buffer = new byte[READ_BYTES];
+    private final byte[] buffer;
     private boolean finished;
     private ReaderPart current;
 
-    private MultipartReader(String contentType, InputStream source, Limits limits) {
+    private MultipartReader(String contentType, InputStream source, Limits limits, long length) {
         this.source = source;
+        // A small form (most are) gets a buffer of its size, not 16 KiB: per request that is most of what it allocates.
+        this.buffer = new byte[length > 0 && length < READ_BYTES ? (int) length : READ_BYTES];
         this.parser = MultipartParser.forContentType(contentType, limits, new PartListener() {
             @Override
             public void partBegin(PartHead head) {
@@ -70,12 +72,23 @@ public final class MultipartReader implements Multipart {
      * @throws ProblemException 415 when the content type is not {@code multipart/form-data}, 400 for its boundary
      */
     public static MultipartReader open(Optional<String> contentType, InputStream source, Limits limits) {
+        return open(contentType, source, limits, -1);
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}
+     * @param source the body
+     * @param limits the multipart limits
+     * @param length the body's length when known, else -1: the read buffer is no larger
+     * @return a reader positioned before the first part
+     */
+    public static MultipartReader open(Optional<String> contentType, InputStream source, Limits limits, long length) {
         if (contentType.isEmpty() || !Boundary.isFormData(contentType.get())) {
             throw new ProblemException(Problem.of(415, "Unsupported Media Type",
                     (contentType.isEmpty() ? "Content-Type is missing" : "this request is not a multipart form")
                             + "; expected multipart/form-data"));
         }
-        return new MultipartReader(contentType.get(), source, limits);
+        return new MultipartReader(contentType.get(), source, limits, length);
     }
 
     /** @param contentType a {@code Content-Type} value @return whether it is {@code multipart/form-data} */

@@ -7,6 +7,9 @@ import dev.tidemill.internal.exchange.DateHeader;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.http1.PipelineInitializer;
+import dev.tidemill.internal.tls.HttpsRedirect;
+import dev.tidemill.internal.tls.ProtocolInstaller;
+import dev.tidemill.internal.tls.TlsListener;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -61,6 +64,8 @@ public final class HttpServer implements Server {
     private final Channel serverChannel;
     private final Transport transport;
     private final List<String> report;
+    /** The HTTPS port, or null when TLS is off. */
+    private final TlsListener tls;
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object stopLock = new Object();
     private volatile boolean stopNow;
@@ -68,7 +73,7 @@ public final class HttpServer implements Server {
 
     private HttpServer(Config config, EventLoopGroup group, ExchangeContext context, ChannelGroup connections,
             PipelineInitializer http1, AutoCloseable dateRefresh, Channel serverChannel, Transport transport,
-            List<String> report) {
+            List<String> report, TlsListener tls) {
         this.config = config;
         this.group = group;
         this.context = context;
@@ -78,6 +83,7 @@ public final class HttpServer implements Server {
         this.serverChannel = serverChannel;
         this.transport = transport;
         this.report = report;
+        this.tls = tls;
     }
 
     /**
@@ -94,6 +100,7 @@ public final class HttpServer implements Server {
                 new DefaultThreadFactory("tidemill-io", false), choice.ioHandlerFactory());
         Channel channel = null;
         ExchangeContext context = null;
+        TlsListener tls = null;
         try {
             // Bind first, build the rest after: the socket listens (clients' connects complete in the
             // kernel's backlog) while routes, worker loops and the rest are built, and accepting starts
@@ -120,7 +127,18 @@ public final class HttpServer implements Server {
                     .channel();
             context = new ExchangeContext(app, ALLOCATOR);
             PipelineInitializer http1 = new PipelineInitializer(context, connections);
-            pipeline.http1 = http1;
+            dev.tidemill.internal.http2.H2Pipeline h2 = new dev.tidemill.internal.http2.H2Pipeline(context);
+            pipeline.handler = http1;
+            if (config.tls().enabled()) {
+                // One installer per protocol ALPN may choose: HTTP/1.1 and HTTP/2.
+                PipelineInitializer http1OverTls = new PipelineInitializer(context, connections,
+                        TlsListener.constantHeaderLines(config.tls()));
+                tls = TlsListener.bind(config, group, choice.serverChannel(),
+                        new ConnectionLimiter(config.limits().maxConnections()), ALLOCATOR,
+                        Map.of(ProtocolInstaller.HTTP_1_1, TlsListener.http1(http1OverTls),
+                                ProtocolInstaller.H2, ctx -> h2.install(ctx.channel())));
+                if (config.tls().redirectHttp()) pipeline.handler = new HttpsRedirect(config, tls::port, connections);
+            }
             channel.config().setAutoRead(true); // after the volatile write: no child is accepted before it
             context.observer().started(group, context, connections::size);
             int cpus = Runtime.getRuntime().availableProcessors();
@@ -132,13 +150,17 @@ public final class HttpServer implements Server {
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
+            if (tls != null) report.addAll(tls.report());
             HttpServer server = new HttpServer(config, group, context, connections, http1,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
-                    List.copyOf(report));
+                    List.copyOf(report), tls);
             report.forEach(line -> LOG.info("{}", line));
-            LOG.info("listening on http://{}:{}", config.host(), server.port());
+            LOG.info("listening on http://{}:{}{}", config.host(), server.port(),
+                    config.tls().redirectHttp() ? " (redirecting to HTTPS)" : "");
+            if (tls != null) LOG.info("listening on https://{}:{}", config.host(), tls.port());
             return server;
         } catch (RuntimeException | Error e) {
+            if (tls != null) tls.close();
             if (channel != null) channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
             if (context != null) context.close();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -152,17 +174,23 @@ public final class HttpServer implements Server {
      */
     @ChannelHandler.Sharable
     private static final class Deferred extends ChannelInitializer<Channel> {
-        volatile PipelineInitializer http1;
+        /** The HTTP/1.1 pipeline, or the HTTPS redirect when {@code Tls.redirectHttp} is on. */
+        volatile ChannelHandler handler;
 
         @Override
         protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(http1);
+            ch.pipeline().addLast(handler);
         }
     }
 
     @Override
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    @Override
+    public java.util.OptionalInt tlsPort() {
+        return tls == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(tls.port());
     }
 
     @Override
@@ -192,6 +220,7 @@ public final class HttpServer implements Server {
         out.put("files.zero_copy", http1.filesZeroCopy());
         out.put("files.read", http1.filesRead());
         out.put("connections.open", (long) connections.size());
+        if (tls != null) out.putAll(tls.diagnostics());
         return out;
     }
 
@@ -214,6 +243,7 @@ public final class HttpServer implements Server {
         long deadline = System.nanoTime() + grace.toNanos();
         context.startDraining();
         serverChannel.close().syncUninterruptibly();
+        if (tls != null) tls.stopAccepting();
         for (Channel c : new ArrayList<>(connections)) c.pipeline().fireUserEventTriggered(ServerEvents.DRAIN);
         synchronized (stopLock) {
             while (connections.size() > 0 && !stopNow) {
@@ -230,6 +260,7 @@ public final class HttpServer implements Server {
         int abandoned = connections.size();
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (tls != null) tls.close();
         context.close();
         context.observer().stopped();
         try {
