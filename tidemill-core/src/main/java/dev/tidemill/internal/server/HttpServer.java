@@ -136,7 +136,10 @@ public final class HttpServer implements Server {
                 tls = TlsListener.bind(config, group, choice.serverChannel(),
                         new ConnectionLimiter(config.limits().maxConnections()), ALLOCATOR,
                         Map.of(ProtocolInstaller.HTTP_1_1, TlsListener.http1(http1OverTls),
-                                ProtocolInstaller.H2, ctx -> h2.install(ctx.channel())));
+                                ProtocolInstaller.H2, ctx -> {
+                                    connections.add(ctx.channel()); // counted and drained like every connection
+                                    h2.install(ctx.channel());
+                                }));
                 if (config.tls().redirectHttp()) pipeline.handler = new HttpsRedirect(config, tls::port, connections);
             }
             channel.config().setAutoRead(true); // after the volatile write: no child is accepted before it
