@@ -12,6 +12,7 @@ module dev.tidemill {
     requires io.netty.buffer;
     requires io.netty.codec;
     requires io.netty.codec.http;
+    requires io.netty.codec.http2;
     requires io.netty.codec.compression;
     /** TLS (internal.tls): Netty's SslHandler and contexts, and netty-tcnative's classes for the OpenSSL provider. */
     requires io.netty.handler;

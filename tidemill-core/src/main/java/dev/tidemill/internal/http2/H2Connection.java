@@ -145,7 +145,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         } else if (hasBody) {
             encoder().writeData(ctx, ex.id(), body, 0, true, last);
         }
-        ctx.flush();
+        flush(ctx);
         if (!r.requestEnded && !reply.streamed() && !fromFile) {
             // Reset only once the answer is on the wire: a reset drops whatever the stream's window still holds back.
             last.addListener(f -> stopRequestBody(r));
@@ -166,7 +166,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
                 if (!encoder().flowController().isWritable(r.stream)) {
                     CompletableFuture<Void> w = new CompletableFuture<>();
                     r.waitingWrite = w;
-                    ctx.flush();
+                    flush(ctx);
                     w.thenRun(() -> writeFile(r, file)).exceptionally(e -> {
                         file.close();
                         return null;
@@ -189,7 +189,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         r.refused = true;
         if (r.requestEnded || r.stream.state() == Http2Stream.State.CLOSED) return;
         resetStream(ctx, r.exchange.id(), Http2Error.NO_ERROR.code(), ctx.newPromise());
-        ctx.flush();
+        flush(ctx);
     }
 
     @Override
@@ -207,7 +207,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             return;
         }
         encoder().writeData(ctx, ex.id(), chunk, 0, false, ctx.newPromise());
-        ctx.flush();
+        flush(ctx);
         if (encoder().flowController().isWritable(stream) && ctx.channel().isWritable()) {
             written.complete(null);
         } else {
@@ -221,7 +221,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
             encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
-            ctx.flush();
+            flush(ctx);
         });
     }
 
@@ -231,7 +231,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
             resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise()); // truncated, never complete
-            ctx.flush();
+            flush(ctx);
         });
     }
 
