@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * ALPN (CASES TLS-02, TLS-03) and SNI, with both providers. Until HTTP/2 lands ALPN offers only
- * {@code http/1.1}: an offer of {@code h2, http/1.1} gets {@code http/1.1}, an offer of only
- * {@code spdy/3} (or only {@code h2}) the fatal {@code no_application_protocol} alert. Two SNI
+ * {@code h2} and {@code http/1.1}: an offer of {@code h2, http/1.1} gets {@code h2}, of only
+ * {@code http/1.1} or only {@code h2} that one, an offer of only {@code spdy/3} (or {@code foo})
+ * the fatal {@code no_application_protocol} alert. Two SNI
  * names get their own certificates, an unknown one the default. After each refusal the server
  * still serves.
  */
@@ -60,13 +61,16 @@ class TlsAlpnAndSniTest {
 
     @ParameterizedTest
     @EnumSource(value = Tls.Provider.class, names = {"OPENSSL", "JDK"})
-    void alpnChoosesHttp11AndRefusesAnOfferWithoutIt(Tls.Provider provider) throws Exception {
+    void alpnChoosesH2OrHttp11AndRefusesAnOfferOfNeither(Tls.Provider provider) throws Exception {
         TestCertificates.Pair main = TestCertificates.selfSigned(dir, "main", "DNS:localhost");
         try (TestClient client = start(provider, main, main, main)) {
             int port = client.server().tlsPort().orElseThrow();
             try (SSLSocket s = handshake(port, null, "h2", "http/1.1")) {
-                assertThat(s.getApplicationProtocol()).isEqualTo("http/1.1"); // h2 is not offered until HTTP/2 lands
-                assertThat(get(s)).startsWith("HTTP/1.1 200").endsWith("hello");
+                assertThat(s.getApplicationProtocol()).isEqualTo("h2"); // the client's preference, served
+                // The server speaks HTTP/2 at once: its connection preface is a SETTINGS frame (type 4, stream 0).
+                byte[] frame = s.getInputStream().readNBytes(9);
+                assertThat(frame[3]).as("frame type").isEqualTo((byte) 4);
+                assertThat(frame[5] | frame[6] | frame[7] | frame[8]).as("stream id").isZero();
             }
             try (SSLSocket s = handshake(port, null, "http/1.1")) {
                 assertThat(s.getApplicationProtocol()).isEqualTo("http/1.1");
@@ -76,13 +80,16 @@ class TlsAlpnAndSniTest {
                 assertThat(s.getApplicationProtocol()).isEmpty();
                 assertThat(get(s)).startsWith("HTTP/1.1 200");
             }
-            for (String[] offer : List.of(new String[] {"spdy/3"}, new String[] {"foo"}, new String[] {"h2"})) {
+            try (SSLSocket s = handshake(port, null, "h2")) {
+                assertThat(s.getApplicationProtocol()).isEqualTo("h2");
+            }
+            for (String[] offer : List.of(new String[] {"spdy/3"}, new String[] {"foo"})) {
                 assertThatThrownBy(() -> handshake(port, null, offer).close())
                         .as("ALPN offer %s", List.of(offer))
                         .isInstanceOf(SSLHandshakeException.class)
                         .hasMessageContaining("no_application_protocol");
             }
-            assertThat(client.server().diagnostics().get("tls.alpn.refused")).isEqualTo(3L);
+            assertThat(client.server().diagnostics().get("tls.alpn.refused")).isEqualTo(2L);
             try (SSLSocket s = handshake(port, null, "http/1.1")) { // still serving
                 assertThat(get(s)).startsWith("HTTP/1.1 200");
             }

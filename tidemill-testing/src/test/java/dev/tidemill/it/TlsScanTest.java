@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * CASES TLS-07 and TLS-01: Debian's {@code sslscan} against a test server, with each provider,
  * and {@code openssl s_client} for what sslscan does not show (ALPN). The verdict: SSLv2, SSLv3,
  * TLS 1.0 and 1.1 disabled; every accepted suite TLS 1.2 or 1.3, forward-secret and AEAD;
- * {@code http/1.1} chosen from {@code h2,http/1.1}; an offer of only {@code spdy/3} refused with
+ * {@code h2} chosen from {@code h2,http/1.1}; an offer of only {@code spdy/3} refused with
  * {@code no_application_protocol}. The scan's output is written to
  * {@code target/tls-scan-<provider>.txt} (docs/security.md quotes it). Takes a few seconds, so it
  * runs by default; tagged {@code tls-scan} to run alone: {@code -Dgroups=tls-scan}.
@@ -59,7 +59,7 @@ class TlsScanTest {
             assertThat(suites).as("accepted suites in %s", scan).isGreaterThanOrEqualTo(4);
 
             String h2 = TestCertificates.run(null, false, "openssl", "s_client", "-connect", target, "-alpn", "h2,http/1.1");
-            assertThat(h2).contains("ALPN protocol: http/1.1");
+            assertThat(h2).contains("ALPN protocol: h2");
             String spdy = TestCertificates.run(null, false, "openssl", "s_client", "-connect", target, "-alpn", "spdy/3");
             assertThat(spdy).contains("no application protocol");
             String tls11 = TestCertificates.run(null, false, "openssl", "s_client", "-connect", target, "-tls1_1",
