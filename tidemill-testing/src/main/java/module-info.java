@@ -7,5 +7,9 @@ module dev.tidemill.testing {
 
     requires transitive dev.tidemill;
     requires transitive tools.jackson.databind; // TestResponse.jsonTree() returns a JsonNode
+    /** H2Wire: Netty's HPACK encoder and decoder for raw HTTP/2 frames; no Netty type in its API. */
+    requires io.netty.buffer;
+    requires io.netty.codec;
+    requires io.netty.codec.http2;
     requires static org.junit.jupiter.api; // @TidemillTest and TidemillExtension, for JUnit users
 }

@@ -48,6 +48,36 @@ final class H2Headers {
     }
 
     /**
+     * What Netty's validating decoder leaves to us (RFC 9113 8.2.1 and 8.3.1): a request without
+     * {@code :scheme} (CONNECT aside), a field value that starts or ends with SP or HTAB, and
+     * {@code :protocol}, the extended CONNECT of RFC 8441, which we do not offer
+     * (SETTINGS_ENABLE_CONNECT_PROTOCOL is never sent), so it must never pass as a plain request.
+     *
+     * @param in a decoded request block, or trailers ({@code trailers} true: no pseudo-fields checked)
+     * @return why the block is malformed, or null when it is not
+     */
+    static String malformed(Http2Headers in, boolean trailers) {
+        for (Map.Entry<CharSequence, CharSequence> e : in) {
+            CharSequence v = e.getValue();
+            int n = v.length();
+            if (n > 0 && (edgeSpace(v.charAt(0)) || edgeSpace(v.charAt(n - 1)))) {
+                return "a field value with leading or trailing whitespace (" + e.getKey() + ")";
+            }
+        }
+        if (trailers) return null;
+        if (in.contains(PROTOCOL)) return "extended CONNECT (:protocol) is not offered";
+        CharSequence method = in.method();
+        if (in.scheme() == null && (method == null || !"CONNECT".contentEquals(method))) return "a request without :scheme";
+        return null;
+    }
+
+    private static final AsciiString PROTOCOL = AsciiString.cached(":protocol");
+
+    private static boolean edgeSpace(char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    /**
      * @param reply the reply
      * @param serverHeader the {@code Server} value, empty for none
      * @return its head as an HTTP/2 block: {@code :status}, the handler's fields lower-cased (those

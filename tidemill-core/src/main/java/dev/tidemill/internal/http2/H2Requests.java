@@ -64,6 +64,8 @@ final class H2Requests extends Http2FrameAdapter {
                     throw Http2Exception.streamError(streamId, Http2Error.PROTOCOL_ERROR, "a pseudo-header field in trailers");
                 }
             }
+            String bad = H2Headers.malformed(headers, true);
+            if (bad != null) throw Http2Exception.streamError(streamId, Http2Error.PROTOCOL_ERROR, bad);
             bodyEnded(r);
             return;
         }
@@ -78,6 +80,8 @@ final class H2Requests extends Http2FrameAdapter {
         if (method == null || (path == null && !"CONNECT".contentEquals(method))) {
             throw Http2Exception.streamError(id, Http2Error.PROTOCOL_ERROR, "a request without :method or :path");
         }
+        String bad = H2Headers.malformed(headers, false);
+        if (bad != null) throw Http2Exception.streamError(id, Http2Error.PROTOCOL_ERROR, bad);
         String uri = path != null ? path.toString() : String.valueOf(headers.authority());
         HttpHeaders h = H2Headers.request(headers);
         String m = method.toString();
