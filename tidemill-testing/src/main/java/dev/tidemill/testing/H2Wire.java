@@ -100,8 +100,20 @@ public final class H2Wire implements AutoCloseable {
      * @return a connected client that has written nothing yet
      */
     public static H2Wire connect(int port) {
+        return connect(port, 0);
+    }
+
+    /**
+     * @param port a Tidemill plain port on 127.0.0.1
+     * @param receiveBufferBytes the socket's receive buffer (SO_RCVBUF), small for a client that
+     *     does not read; 0 for the system's default
+     * @return a connected client that has written nothing yet
+     */
+    public static H2Wire connect(int port, int receiveBufferBytes) {
         try {
-            Socket s = new Socket("127.0.0.1", port);
+            Socket s = new Socket();
+            if (receiveBufferBytes > 0) s.setReceiveBufferSize(receiveBufferBytes);
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", port));
             s.setTcpNoDelay(true);
             return new H2Wire(s);
         } catch (IOException e) {
@@ -131,6 +143,20 @@ public final class H2Wire implements AutoCloseable {
     /** @param on whether a server SETTINGS frame is acknowledged as it is read (default on) @return this */
     public H2Wire autoAck(boolean on) {
         this.autoAck = on;
+        return this;
+    }
+
+    /**
+     * @param bytes the largest dynamic table the server's blocks may use (what this client
+     *     advertised as SETTINGS_HEADER_TABLE_SIZE; 4,096 by default)
+     * @return this
+     */
+    public H2Wire decoderTableSize(long bytes) {
+        try {
+            decoder.maxHeaderTableSize(bytes);
+        } catch (Http2Exception e) {
+            throw new IllegalArgumentException(e);
+        }
         return this;
     }
 

@@ -107,6 +107,13 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             ctx.close(); // Http2ConnectionHandler: GOAWAY with the last stream id, then waits for the active streams
             return;
         }
+        if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+            // The server allows half-closure for HTTP/1.1 (a FIN still gets its answers); HTTP/2 has no use for
+            // it: no frame can follow a FIN. Close as on drain (streams in flight finish within the grace), or the
+            // connection stays open, half-closed, for good.
+            ctx.close();
+            return;
+        }
         super.userEventTriggered(ctx, evt);
     }
 
