@@ -3,6 +3,7 @@ package dev.tidemill.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
@@ -49,6 +50,28 @@ class LingeringCloseTest {
             assertThat(r.text()).contains("maxBodyBytes");
             assertThat(raw.awaitClosed(Duration.ofSeconds(10))).as("the server's FIN after the refusal").isTrue();
             assertThat(client.get("/hello").status()).as("next client").isEqualTo(200);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#transports")
+    void anHttp2ClientStillWritingAfterAConnectionErrorReadsTheGoAway(Setup setup) throws Exception {
+        try (TestClient client = setup.start(b -> {}, app -> app.get("/hello", req -> "hello"));
+                H2Wire w = H2Wire.open(client.port())) {
+            // a PING of 7 bytes is a connection error FRAME_SIZE_ERROR; the writes after it go on far
+            // past both sockets' buffers, so they only finish if the server keeps reading after its GOAWAY
+            w.raw(H2Wire.frameBytes(H2Wire.PING, 0, 0, new byte[7]));
+            CompletableFuture<Boolean> upload = CompletableFuture.supplyAsync(() -> {
+                byte[] ping = H2Wire.frameBytes(H2Wire.PING, 0, 0, new byte[8]);
+                byte[] chunk = new byte[ping.length * 4096];
+                for (int i = 0; i < 4096; i++) System.arraycopy(ping, 0, chunk, i * ping.length, ping.length);
+                for (int sent = 0; sent < UPLOAD; sent += chunk.length) {
+                    if (!w.tryRaw(chunk)) return false;
+                }
+                return true;
+            });
+            assertThat(upload.get(60, TimeUnit.SECONDS)).as("every write after the error accepted (no reset)").isTrue();
+            assertThat(w.expectGoAway(H2Wire.FRAME_SIZE_ERROR).errorCode()).isEqualTo(H2Wire.FRAME_SIZE_ERROR);
         }
     }
 

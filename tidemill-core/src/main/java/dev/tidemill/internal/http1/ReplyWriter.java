@@ -4,6 +4,7 @@ import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
 import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.LingeringClose;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.Reply;
 import dev.tidemill.internal.exchange.ReplySink;
@@ -247,7 +248,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         if (server.draining()) {
             written.addListener(ChannelFutureListener.CLOSE); // shutting down: no lingering
         } else {
-            LingeringClose.after(written, timeouts.linger());
+            LingeringClose.after(written, timeouts.linger(), server::draining);
         }
     }
 

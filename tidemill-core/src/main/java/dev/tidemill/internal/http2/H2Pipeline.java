@@ -2,6 +2,7 @@ package dev.tidemill.internal.http2;
 
 import dev.tidemill.Limits;
 import dev.tidemill.internal.exchange.ExchangeContext;
+import dev.tidemill.internal.exchange.LingeringClose;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -55,6 +56,8 @@ public final class H2Pipeline {
      */
     public void install(Channel ch) {
         ch.pipeline().addLast("h2", new Builder(server).build());
+        // the close Netty asks for after a GOAWAY lingers, so a client still writing reads why it ended
+        LingeringClose.onClose(ch, server.config().timeouts().linger(), server::draining);
     }
 
     /** Builds the handler; the listener needs the connection it belongs to, so they meet in {@link #build}. */
