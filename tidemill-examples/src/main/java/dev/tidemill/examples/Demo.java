@@ -246,7 +246,7 @@ public final class Demo {
         String base = "http://" + server.host() + ":" + server.port();
         StringBuilder b = new StringBuilder("\nTidemill demo on ").append(base).append('\n');
         server.tlsPort().ifPresent(p -> b.append("Tidemill demo on https://").append(server.host()).append(':').append(p)
-                .append(" (HTTP/1.1 over TLS; the certificate's SHA-256 fingerprint is below)\n"));
+                .append(" (h2 and HTTP/1.1 over TLS, by ALPN; the certificate's SHA-256 fingerprint is below)\n"));
         for (String line : server.startupReport()) b.append("  ").append(line).append('\n');
         b.append("Routes:\n");
         for (Route r : app.routes()) {
@@ -287,11 +287,16 @@ public final class Demo {
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");
         b.append("  curl ").append(base).append("/metrics      # Prometheus text format\n");
+        b.append("HTTP/2 in cleartext (h2c, prior knowledge) on the same port (docs/http2.md):\n");
+        b.append("  curl -i --http2-prior-knowledge ").append(base).append("/hello\n");
+        b.append("  h2load -n 10000 -c 4 -m 32 ").append(base).append("/hello   # 4 connections x 32 streams\n");
         server.tlsPort().ifPresent(p -> {
             String https = "https://" + server.host() + ":" + p;
-            b.append("HTTPS (self-signed: -k, or compare the fingerprint above with the one curl -v shows):\n");
-            b.append("  curl -ik ").append(https).append("/hello\n");
-            b.append("  curl -k -v ").append(https).append("/json 2>&1 | grep -E 'SSL connection|ALPN'\n");
+            b.append("HTTPS, h2 and HTTP/1.1 (self-signed: -k, or compare the fingerprint above with the one curl -v shows):\n");
+            b.append("  curl -ik --http2 ").append(https).append("/hello\n");
+            b.append("  curl -ik --http1.1 ").append(https).append("/hello\n");
+            b.append("  curl -k -v --http2 ").append(https).append("/json 2>&1 | grep -E 'SSL connection|ALPN'\n");
+            b.append("  h2load -n 10000 -c 4 -m 32 ").append(https).append("/hello   # h2 over TLS\n");
         });
         b.append("Stop with Ctrl-C (SIGINT) or SIGTERM.\n");
         return b.toString();

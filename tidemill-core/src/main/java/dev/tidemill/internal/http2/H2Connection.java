@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * open. {@link H2Requests} turns frames into exchanges; this class turns replies into frames:
  * HEADERS, then DATA as the stream's window allows, a streamed body's producer told to wait while
  * the stream is not writable, a file body read piece by piece. A stream the client resets, or a
- * connection that closes, abandons its exchange. On the server's drain, {@code close} sends GOAWAY
- * naming the last stream taken and waits for the streams in flight (up to the shutdown grace).
+ * connection that closes, abandons its exchange. On the server's drain, {@link H2Drain} sends the
+ * two GOAWAYs of RFC 9113 6.8 and waits for the streams in flight (up to the shutdown grace).
  * Event-loop confined, except the sink's entry points, which hop onto the loop.
  */
 final class H2Connection extends Http2ConnectionHandler implements ReplySink {
@@ -42,6 +42,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     private final ExchangeContext server;
     private final String serverHeader;
     private final PropertyKey key;
+    private final H2Drain drain = new H2Drain(this);
     private ChannelHandlerContext ctx;
 
     H2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
@@ -78,6 +79,24 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         });
     }
 
+    /**
+     * Netty's graceful close: a GOAWAY naming the last stream taken (unless one was sent), then the
+     * close once the active streams end, within the shutdown grace. Called on this handler itself:
+     * {@code ctx.close()} would start at the next handler and cut the streams in flight.
+     */
+    void closeGracefully(ChannelHandlerContext ctx) {
+        try {
+            close(ctx, ctx.newPromise());
+        } catch (Exception e) {
+            ctx.close();
+        }
+    }
+
+    /** @param data a PING ACK's payload (the drain waits for its own) */
+    void pingAcked(ChannelHandlerContext ctx, long data) {
+        drain.pingAcked(ctx, data);
+    }
+
     PropertyKey key() {
         return key;
     }
@@ -104,14 +123,14 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt == ServerEvents.DRAIN) {
-            ctx.close(); // Http2ConnectionHandler: GOAWAY with the last stream id, then waits for the active streams
+            drain.start(ctx);
             return;
         }
         if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
             // The server allows half-closure for HTTP/1.1 (a FIN still gets its answers); HTTP/2 has no use for
-            // it: no frame can follow a FIN. Close as on drain (streams in flight finish within the grace), or the
+            // it: no frame can follow a FIN. Close gracefully (streams in flight finish within the grace), or the
             // connection stays open, half-closed, for good.
-            ctx.close();
+            closeGracefully(ctx);
             return;
         }
         super.userEventTriggered(ctx, evt);

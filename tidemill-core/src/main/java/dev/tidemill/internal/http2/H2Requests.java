@@ -141,6 +141,11 @@ final class H2Requests extends Http2FrameAdapter {
     }
 
     @Override
+    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+        conn.pingAcked(ctx, data);
+    }
+
+    @Override
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
             throws Http2Exception {
         int n = data.readableBytes();
