@@ -43,6 +43,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     private final String serverHeader;
     private final PropertyKey key;
     private final H2Drain drain = new H2Drain(this);
+    private final H2WriteStall stall;
     private ChannelHandlerContext ctx;
 
     H2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
@@ -51,6 +52,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         this.server = server;
         this.serverHeader = server.config().serverHeader();
         this.key = connection().newKey();
+        this.stall = new H2WriteStall(this, server.config().timeouts().writeStall().toNanos());
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
             public void onStreamClosed(Http2Stream stream) {
@@ -90,6 +92,23 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         } catch (Exception e) {
             ctx.close();
         }
+    }
+
+    /** @param streamId a WINDOW_UPDATE's stream (0: the connection): progress for the write-stall timeout */
+    void windowGranted(int streamId) {
+        stall.granted(streamId);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable()) stall.writable();
+        super.channelWritabilityChanged(ctx); // the remote flow controller re-evaluates every stream's writability
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stall.cancel();
+        super.channelInactive(ctx);
     }
 
     /** @param data a PING ACK's payload (the drain waits for its own) */
@@ -172,6 +191,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             encoder().writeData(ctx, ex.id(), body, 0, true, last);
         }
         flush(ctx);
+        if (hasBody) stall.arm(ctx);
         if (!r.requestEnded && !reply.streamed() && !fromFile) {
             // Reset only once the answer is on the wire: a reset drops whatever the stream's window still holds back.
             last.addListener(f -> stopRequestBody(r));
@@ -238,6 +258,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             written.complete(null);
         } else {
             r.waitingWrite = written; // completed by writabilityChanged, or failed when the stream closes
+            stall.arm(ctx);
         }
     }
 
@@ -275,10 +296,5 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         CompletableFuture<Void> w = r.waitingWrite;
         r.waitingWrite = null;
         if (w != null) w.completeExceptionally(new ClosedChannelException());
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        super.channelWritabilityChanged(ctx); // the remote flow controller re-evaluates every stream's writability
     }
 }

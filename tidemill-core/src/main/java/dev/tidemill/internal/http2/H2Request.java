@@ -32,6 +32,8 @@ final class H2Request {
     /** A streamed response's chunk waits for the stream (or connection) to be writable. */
     CompletableFuture<Void> waitingWrite;
     ScheduledFuture<?> timeout;
+    /** {@link System#nanoTime} since the reply has waited for window with none granted; 0 while it is not waiting ({@link H2WriteStall}). */
+    long stalledSince;
     /** {@link System#nanoTime} of the last body piece (or dispatch): a streamed body's request timer counts from it. */
     long lastPiece;
 

@@ -141,6 +141,11 @@ final class H2Requests extends Http2FrameAdapter {
     }
 
     @Override
+    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+        conn.windowGranted(streamId);
+    }
+
+    @Override
     public void onPingAckRead(ChannelHandlerContext ctx, long data) {
         conn.pingAcked(ctx, data);
     }
