@@ -44,6 +44,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     private final PropertyKey key;
     private final H2Drain drain = new H2Drain(this);
     private final H2WriteStall stall;
+    private final H2Idle idle;
     private ChannelHandlerContext ctx;
 
     H2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
@@ -53,9 +54,16 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         this.serverHeader = server.config().serverHeader();
         this.key = connection().newKey();
         this.stall = new H2WriteStall(this, server.config().timeouts().writeStall().toNanos());
+        this.idle = new H2Idle(this, server.config().timeouts().idle().toNanos());
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
+            public void onStreamActive(Http2Stream stream) {
+                idle.cancel();
+            }
+
+            @Override
             public void onStreamClosed(Http2Stream stream) {
+                if (connection().numActiveStreams() == 0 && ctx != null) idle.start(ctx);
                 H2Request r = stream.getProperty(key);
                 if (r == null) return;
                 r.cancelTimeout();
@@ -108,6 +116,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         stall.cancel();
+        idle.cancel();
         super.channelInactive(ctx);
     }
 
@@ -133,6 +142,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
         super.handlerAdded(ctx); // sends our preface (SETTINGS) on an active channel
+        idle.start(ctx);
         // The connection's window: every stream's full window at once, so unread stream data never blocks the rest.
         long all = (long) server.config().limits().maxConcurrentStreams() * server.config().limits().streamWindowBytes();
         int delta = (int) Math.min(Integer.MAX_VALUE, all) - 65_535;
