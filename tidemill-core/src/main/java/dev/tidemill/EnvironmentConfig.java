@@ -84,6 +84,8 @@ final class EnvironmentConfig {
         other("TIDEMILL_TLS_CHAIN", "tls.chain", "a PEM file of intermediate certificates", (b, v) -> b.tls(t -> t.chain(path(v))));
         other("TIDEMILL_TLS_KEY_PASSWORD", "tls.keyPassword", "the encrypted key's password (not empty)",
                 (b, v) -> b.tls(t -> t.keyPassword(nonEmpty(v))));
+        other("TIDEMILL_TLS_OCSP_RESPONSE", "tls.ocspResponse", "a DER OCSP response file for the certificate",
+                (b, v) -> b.tls(t -> t.ocspResponse(path(v))));
         other("TIDEMILL_TLS_SELF_SIGNED", "tls.selfSigned", "true or false", (b, v) -> b.tls(t -> t.selfSigned(bool(v))));
         count("TIDEMILL_TLS_PORT", Tls.PORT, "", (b, n) -> b.tls(t -> t.port(n)));
         other("TIDEMILL_TLS_PROVIDER", "tls.provider", "one of auto, openssl, jdk",

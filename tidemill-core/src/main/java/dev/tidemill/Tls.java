@@ -102,14 +102,26 @@ public record Tls(
      *     {@code BEGIN ENCRYPTED PRIVATE KEY} with {@link #keyPassword()})
      * @param chain intermediates in a separate file, appended after {@link #certificate()}; optional
      * @param keyPassword the password of an encrypted key; never printed
+     * @param ocspResponse a DER OCSP response for {@link #certificate()} (what {@code openssl ocsp
+     *     -respout} or a CA's responder gives), stapled to every handshake that asks for one
+     *     (RFC 6066 8) with the OpenSSL provider, and reloaded when the file changes, so a job that
+     *     fetches a fresh response keeps it current; the JDK provider cannot staple a given
+     *     response, and the startup report says so. Optional; default none.
      */
-    public record Identity(Path certificate, Path key, Optional<Path> chain, Optional<String> keyPassword) {
+    public record Identity(Path certificate, Path key, Optional<Path> chain, Optional<String> keyPassword,
+            Optional<Path> ocspResponse) {
         /** Checks that nothing is null. */
         public Identity {
             Objects.requireNonNull(certificate, "certificate");
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(chain, "chain");
             Objects.requireNonNull(keyPassword, "keyPassword");
+            Objects.requireNonNull(ocspResponse, "ocspResponse");
+        }
+
+        /** An identity without an OCSP response. */
+        public Identity(Path certificate, Path key, Optional<Path> chain, Optional<String> keyPassword) {
+            this(certificate, key, chain, keyPassword, Optional.empty());
         }
 
         /** @param certificate certificate chain (PEM) @param key private key (PEM) @return an identity without chain or password */
@@ -117,11 +129,16 @@ public record Tls(
             return new Identity(certificate, key, Optional.empty(), Optional.empty());
         }
 
+        /** @param response see {@link #ocspResponse()} @return this identity with it */
+        public Identity withOcspResponse(Path response) {
+            return new Identity(certificate, key, chain, keyPassword, Optional.of(response));
+        }
+
         /** The password stays out of logs. */
         @Override
         public String toString() {
             return "Identity[certificate=" + certificate + ", key=" + key + ", chain=" + chain
-                    + ", keyPassword=" + (keyPassword.isPresent() ? "(set)" : "(none)") + "]";
+                    + ", keyPassword=" + (keyPassword.isPresent() ? "(set)" : "(none)") + ", ocspResponse=" + ocspResponse + "]";
         }
     }
 
@@ -180,6 +197,7 @@ public record Tls(
         private Path key;
         private Path chain;
         private String keyPassword;
+        private Path ocspResponse;
         private final Map<String, Identity> sni = new LinkedHashMap<>();
         private boolean selfSigned;
         private int port = 8443;
@@ -217,6 +235,7 @@ public record Tls(
             key = v.key();
             chain = v.chain().orElse(null);
             keyPassword = v.keyPassword().orElse(null);
+            ocspResponse = v.ocspResponse().orElse(null);
             return this;
         }
         /** @param v see {@link Identity#certificate()} (turns TLS on) @return this */
@@ -227,6 +246,8 @@ public record Tls(
         public Builder chain(Path v) { chain = Objects.requireNonNull(v); return this; }
         /** @param v see {@link Identity#keyPassword()} @return this */
         public Builder keyPassword(String v) { keyPassword = Objects.requireNonNull(v); return this; }
+        /** @param v see {@link Identity#ocspResponse()} @return this */
+        public Builder ocspResponse(Path v) { ocspResponse = Objects.requireNonNull(v); return this; }
         /** @param name host name or {@code *.domain}, lower case @param v its identity @return this */
         public Builder sni(String name, Identity v) { sni.put(name, Objects.requireNonNull(v)); return this; }
         /** @param v see {@link Tls#selfSigned()} @return this */
@@ -257,11 +278,12 @@ public record Tls(
             if ((certificate == null) != (key == null)) {
                 throw new IllegalArgumentException("tls.certificate and tls.key go together: set both or neither");
             }
-            if (certificate == null && (chain != null || keyPassword != null)) {
-                throw new IllegalArgumentException("tls.chain and tls.keyPassword need tls.certificate and tls.key");
+            if (certificate == null && (chain != null || keyPassword != null || ocspResponse != null)) {
+                throw new IllegalArgumentException("tls.chain, tls.keyPassword and tls.ocspResponse need tls.certificate and tls.key");
             }
             Optional<Identity> identity = certificate == null ? Optional.empty()
-                    : Optional.of(new Identity(certificate, key, Optional.ofNullable(chain), Optional.ofNullable(keyPassword)));
+                    : Optional.of(new Identity(certificate, key, Optional.ofNullable(chain), Optional.ofNullable(keyPassword),
+                            Optional.ofNullable(ocspResponse)));
             return new Tls(identity, sni, selfSigned, port, provider, reloadInterval, handshakeTimeout, maxHandshakes,
                     ticketKeyRotation, clientAuth, Optional.ofNullable(clientTrust), redirectHttp, hstsMaxAge);
         }

@@ -46,6 +46,7 @@ final class CertificateSet {
             out.add(id.certificate());
             out.add(id.key());
             id.chain().ifPresent(out::add);
+            id.ocspResponse().ifPresent(out::add);
         }
         tls.clientTrust().ifPresent(out::add);
         return out;
@@ -100,16 +101,24 @@ final class CertificateSet {
         List<X509Certificate> chain = new ArrayList<>(PemFiles.certificates(bytes.get(id.certificate()), "certificate " + id.certificate()));
         id.chain().ifPresent(p -> chain.addAll(PemFiles.certificates(bytes.get(p), "chain " + p)));
         PrivateKey key = PemFiles.privateKey(bytes.get(id.key()), id.keyPassword().orElse(null), "key " + id.key());
-        return build(factory, key, chain, trust, label + " " + id.certificate(), description);
+        byte[] ocsp = id.ocspResponse().map(p -> OcspStaple.check(bytes.get(p), "ocspResponse " + p)).orElse(null);
+        return build(factory, key, chain, trust, ocsp, label + " " + id.certificate(), description);
     }
 
     private static SslContext build(ContextFactory factory, PrivateKey key, List<X509Certificate> chain,
             List<X509Certificate> trust, String label, List<String> description) {
+        return build(factory, key, chain, trust, null, label, description);
+    }
+
+    private static SslContext build(ContextFactory factory, PrivateKey key, List<X509Certificate> chain,
+            List<X509Certificate> trust, byte[] ocsp, String label, List<String> description) {
         try {
-            SslContext c = factory.build(key, chain, trust);
+            SslContext c = factory.build(key, chain, trust, ocsp);
             X509Certificate leaf = chain.get(0);
             description.add("certificate " + label + ": " + leaf.getSubjectX500Principal().getName() + ", expires "
                     + leaf.getNotAfter().toInstant() + ", SHA-256 " + DevelopmentCertificate.fingerprint(leaf));
+            if (ocsp != null) description.add("  OCSP response (" + ocsp.length + " bytes): "
+                    + (factory.staplesOcsp() ? "stapled" : "not stapled: " + factory.choice().provider() + " cannot staple a given response"));
             return c;
         } catch (javax.net.ssl.SSLException | RuntimeException e) {
             throw new IllegalArgumentException("certificate " + label + ": " + e.getMessage(), e);

@@ -19,7 +19,8 @@ import javax.net.ssl.SSLException;
 /**
  * Builds the server's {@link SslContext}s, all alike but for their certificate: the provider
  * chosen once, TLS 1.2 and 1.3 only, the cipher list below, ALPN offering the protocols that have
- * an installer, client certificates as configured, and the current session ticket keys.
+ * an installer, client certificates as configured, the current session ticket keys, and an OCSP
+ * response to staple when one is configured and the provider can ({@link OcspStaple}).
  */
 final class ContextFactory {
     /** RFC 8996 retired TLS 1.0 and 1.1; SSLv3 was gone long before (RFC 7568). */
@@ -104,6 +105,19 @@ final class ContextFactory {
      * @throws IllegalArgumentException when the key does not belong to the certificate
      */
     SslContext build(PrivateKey key, List<X509Certificate> chain, List<X509Certificate> trust) throws SSLException {
+        return build(key, chain, trust, null);
+    }
+
+    /** @return whether this provider staples a given OCSP response (OpenSSL with OCSP support) */
+    boolean staplesOcsp() {
+        return choice.provider() == SslProvider.OPENSSL && OpenSsl.isOcspSupported();
+    }
+
+    /**
+     * @param ocsp a DER OCSP response to staple, or null
+     * @see #build(PrivateKey, List, List)
+     */
+    SslContext build(PrivateKey key, List<X509Certificate> chain, List<X509Certificate> trust, byte[] ocsp) throws SSLException {
         checkPair(key, chain.get(0));
         SslContextBuilder b = SslContextBuilder.forServer(key, chain)
                 .sslProvider(choice.provider())
@@ -120,9 +134,11 @@ final class ContextFactory {
             case OPTIONAL -> b.clientAuth(ClientAuth.OPTIONAL).trustManager(trust);
             case REQUIRE -> b.clientAuth(ClientAuth.REQUIRE).trustManager(trust);
         }
+        boolean staple = ocsp != null && staplesOcsp();
+        if (staple) b.enableOcsp(true);
         SslContext context = b.build();
         tickets.apply(context);
-        return context;
+        return staple ? new OcspStaple(context, ocsp) : context;
     }
 
     /** Signs a random challenge with the key and checks it with the certificate's public key. */
