@@ -118,6 +118,60 @@ final class TlsChecks {
         return Optional.empty();
     }
 
+    /** What {@link #closes} answers when the answer was right but the connection stayed open. */
+    static final String NO_CLOSE = "no close";
+
+    /**
+     * The handshake cases' request ({@link TlsLoad#handshakeRequest()}) over a TLS connection of its
+     * own: the answer must be a 200 with the body, and the server must then close the connection,
+     * because {@code s_time} reads until it does.
+     *
+     * @param port the TLS port
+     * @return the problem, if any; {@link #NO_CLOSE} alone when the answer was right but no close came within 5 s
+     */
+    static Optional<String> closes(int port) {
+        try {
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+            ctx.init(null, new javax.net.ssl.TrustManager[] {new TrustAll()}, null);
+            try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", port)) {
+                s.setSoTimeout(5_000);
+                s.getOutputStream().write(TlsLoad.handshakeRequest().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+                byte[] buf = new byte[4096];
+                boolean closed = false;
+                try {
+                    for (int n; (n = s.getInputStream().read(buf)) >= 0; ) got.write(buf, 0, n);
+                    closed = true;
+                } catch (java.net.SocketTimeoutException open) {
+                    // no close within the timeout: judged below, once the answer is known to be right
+                } catch (java.io.IOException cut) {
+                    closed = true; // a close without close_notify is still a close to s_time
+                }
+                String text = got.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+                if (!text.startsWith("HTTP/1.1 200")) return Optional.of("handshake request: answer '" + abbreviate(text.lines().findFirst().orElse("")) + "'");
+                if (!text.endsWith("\r\n\r\n" + Scenario.PLAINTEXT_BODY)) return Optional.of("handshake request: body not " + Scenario.PLAINTEXT_BODY);
+                return closed ? Optional.empty() : Optional.of(NO_CLOSE);
+            }
+        } catch (java.security.GeneralSecurityException | java.io.IOException e) {
+            return Optional.of("handshake request: " + e);
+        }
+    }
+
+    /** Trusts the run's self-signed certificates: the check is of the answer, the certificate is checked by s_client. */
+    private static final class TrustAll implements javax.net.ssl.X509TrustManager {
+        @Override
+        public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {}
+
+        @Override
+        public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+            return new java.security.cert.X509Certificate[0];
+        }
+    }
+
     private static String abbreviate(String s) {
         return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }

@@ -50,15 +50,27 @@ final class TlsLoad {
     static List<String> h2load(String cpus, String url, int connections, int streams, int seconds) {
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus, "h2load", "-t1", "-c" + connections, "-m" + streams,
                 "-D", Integer.toString(seconds)));
-        if (url.startsWith("https:")) cmd.add("--alpn-list=h2");
+        if (url.startsWith("https:")) cmd.add("--npn-list=h2"); // h2load 1.52 names its ALPN list --npn-list
         cmd.add(url);
         return cmd;
     }
 
-    /** @return one {@code openssl s_time} process: a new session (full handshake) per connection, HTTP/1.0 GET of the path */
-    static List<String> sTime(String cpus, int port, String path, int seconds) {
+    /**
+     * What {@code s_time -www} is given. It writes {@code "GET " + page + " HTTP/1.0\r\n\r\n"}, and some
+     * servers (Helidon 4) answer no HTTP/1.0 request, so the page carries the rest of an HTTP/1.1
+     * request with {@code Host} and {@code Connection: close}; s_time's own version becomes a header value.
+     */
+    static final String S_TIME_PAGE = "/plaintext HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Padding:";
+
+    /** @return the bytes s_time sends on every connection */
+    static String handshakeRequest() {
+        return "GET " + S_TIME_PAGE + " HTTP/1.0\r\n\r\n";
+    }
+
+    /** @return one {@code openssl s_time} process: a new session (full handshake) per connection, one request ({@link #S_TIME_PAGE}) */
+    static List<String> sTime(String cpus, int port, int seconds) {
         return List.of("taskset", "-c", cpus, "openssl", "s_time", "-connect", "127.0.0.1:" + port, "-new", "-time",
-                Integer.toString(seconds), "-www", path);
+                Integer.toString(seconds), "-www", S_TIME_PAGE);
     }
 
     /**
@@ -105,7 +117,7 @@ final class TlsLoad {
         long perConnection = bytes.find() ? Long.parseLong(bytes.group(1)) : -1;
         long errors = exit == 0 ? 0 : 1;
         if (exit != 0) problems.add("s_time exited " + exit + ": " + lastLines(out, 2));
-        return new Load(connections, 0, errors, "http/1.0", perConnection < 0 ? "" : perConnection + " bytes per connection", problems);
+        return new Load(connections, 0, errors, "http/1.1", perConnection < 0 ? "" : perConnection + " bytes per connection", problems);
     }
 
     /**
