@@ -199,8 +199,8 @@ public final class TlsReport {
         Map<String, Object> c = r.configuration();
         StringBuilder b = new StringBuilder("# Tidemill bench, TLS and HTTP/2 suite" + (r.quick() ? " (quick)" : "") + ", " + r.startedUtc()
                 + "\n\n");
-        b.append(String.format(Locale.ROOT, "Every target serves `GET %s` on a plain port (HTTP/1.1, and h2c by prior knowledge) and a TLS "
-                        + "port (TLS 1.2 and 1.3, ALPN h2 and http/1.1). Before a start is timed, curl checks each protocol's answer (200, "
+        b.append(String.format(Locale.ROOT, "Every target answers GET %s on a plain port (HTTP/1.1, and h2c by prior knowledge; nginx takes "
+                        + "h2c on a port of its own) and a TLS port (TLS 1.2 and 1.3, ALPN h2 and http/1.1). Before a start is timed, curl checks each protocol's answer (200, "
                         + "text/plain, the exact body, the HTTP version asked for) and `openssl s_client` one handshake (TLS version, "
                         + "cipher, ALPN h2, the certificate's key); a wrong answer fails the run. %s round(s), targets in a rotated order; "
                         + "each case gets %s s of warm-up, then %s s measured. Cases: `h1` and `h1-tls` with %s; `h2-tls` and `h2c` "

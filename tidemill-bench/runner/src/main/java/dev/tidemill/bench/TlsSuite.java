@@ -390,7 +390,7 @@ public final class TlsSuite {
                 + "nginx logs every request on a resumed session in this run too, and a handshake window with any fails the run");
         conf.put("certificates", "self-signed for localhost and 127.0.0.1, made with the openssl CLI at the start of the run: ECDSA P-256 "
                 + "(every case but handshake-rsa) and RSA-2048 (handshake-rsa); PEM (PKCS#8) and PKCS#12");
-        conf.put("body", Scenario.PLAINTEXT_PATH + " answering " + Scenario.PLAINTEXT_BODY.length() + " bytes of text/plain");
+        conf.put("body", "`" + Scenario.PLAINTEXT_PATH + "` (" + Scenario.PLAINTEXT_BODY.length() + " bytes of text/plain)");
         Map<String, String> stacks = new LinkedHashMap<>();
         targets.forEach(t -> stacks.put(t.name(), t.tlsStack()));
         conf.put("tlsStacks", stacks);

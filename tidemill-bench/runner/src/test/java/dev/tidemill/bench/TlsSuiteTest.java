@@ -210,7 +210,7 @@ class TlsSuiteTest {
         Path json = ResultFile.write(dir, "tls", r, page);
         assertThat(ResultFile.read(json, TlsSuite.Result.class).summary()).hasSameSizeAs(s);
         assertThat(ResultFile.gitCommitOf(json)).isEqualTo("abc");
-        assertThat(PerformanceDoc.body(json)).startsWith("Every target serves").contains("### Goals");
+        assertThat(PerformanceDoc.body(json)).startsWith("Every target answers GET").contains("### Goals");
     }
 
     @Test
