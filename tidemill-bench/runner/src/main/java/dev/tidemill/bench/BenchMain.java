@@ -19,7 +19,8 @@ import java.util.Map;
  * {@code bench live} the Datastar SSE fan-out, {@code bench ratelimit} a rate limit under many
  * client addresses ({@link RateLimitSuite}), {@code bench metrics} plaintext with metrics on and
  * off ({@link MetricsCost}), {@code bench uploads} raw and multipart upload throughput
- * ({@link UploadsSuite}), {@code bench report} regenerates
+ * ({@link UploadsSuite}), {@code bench tls} TLS and HTTP/2 against plaintext HTTP/1.1 ({@link TlsSuite}),
+ * {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
 public final class BenchMain {
@@ -71,6 +72,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the upload generator runs in this JVM
                 System.out.println("results: " + new UploadsSuite(UploadsSettings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("tls")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the checks and the clients' parent run in this JVM
+                System.out.println("results: " + new TlsSuite(TlsSettings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -101,6 +106,7 @@ public final class BenchMain {
                         + "       ./tidemill bench ratelimit [--quick] [--rate N] [--connections N] [--addresses N] [--rounds N] "
                         + "[--ramp S] [--duration S] [--out DIR]\n"
                         + "       ./tidemill bench uploads " + UploadsSettings.USAGE + "\n"
+                        + "       ./tidemill bench tls " + TlsSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

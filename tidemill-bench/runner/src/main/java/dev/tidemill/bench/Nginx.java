@@ -49,4 +49,67 @@ final class Nginx {
         return List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
                 "-e", dir.resolve("error.log").toString());
     }
+
+    /**
+     * The TLS suite's nginx ({@code TlsContract}): the same body on the plain port (HTTP/1.1), on a
+     * port of its own for h2c (nginx's plain {@code listen ... http2} speaks only HTTP/2) and on the
+     * TLS port with {@code http2} (ALPN h2 and http/1.1), TLS 1.2 and 1.3 (nginx 1.22's default
+     * still has 1.0 and 1.1), session tickets on as by default. {@code worker_processes} is the
+     * I/O thread count; with one, the master is off so the pid the runner holds does the work
+     * (with more, the runner sums the workers' CPU: they are its descendants). The only log is
+     * {@value #RESUMED_LOG}: a line per request on a resumed TLS session, which the handshake
+     * cases must leave empty.
+     */
+    static List<String> tlsCommand(Path nginx, TlsTargets.Ports ports, int workers, Path dir, Path certs) {
+        String location = """
+                        location = /plaintext {
+                            default_type "text/plain";
+                            return 200 "Hello, World!";
+                        }
+                """;
+        String conf = """
+                daemon off;
+                master_process %5$s;
+                worker_processes %6$d;
+                pid %1$s/nginx.pid;
+                error_log %1$s/error.log warn;
+                events { worker_connections 4096; }
+                http {
+                    access_log off;
+                    client_body_temp_path %1$s/body;
+                    proxy_temp_path %1$s/proxy;
+                    fastcgi_temp_path %1$s/fastcgi;
+                    uwsgi_temp_path %1$s/uwsgi;
+                    scgi_temp_path %1$s/scgi;
+                    keepalive_requests 100000000;
+                    map $ssl_session_reused $resumed { r 1; default 0; }
+                    log_format resumed '$ssl_session_reused $ssl_protocol $ssl_cipher';
+                    server {
+                        listen 127.0.0.1:%2$d;
+                %8$s    }
+                    server {
+                        listen 127.0.0.1:%3$d http2;
+                %8$s    }
+                    server {
+                        listen 127.0.0.1:%4$d ssl http2;
+                        ssl_certificate %7$s/cert.pem;
+                        ssl_certificate_key %7$s/key.pem;
+                        ssl_protocols TLSv1.2 TLSv1.3;
+                        access_log %1$s/%9$s resumed if=$resumed;
+                %8$s    }
+                }
+                """.formatted(dir, ports.plain(), ports.h2c(), ports.tls(), workers == 1 ? "off" : "on", workers, certs, location,
+                RESUMED_LOG);
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("nginx.conf"), conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
+                "-e", dir.resolve("error.log").toString());
+    }
+
+    /** The log of requests on resumed TLS sessions, in the start's directory. */
+    static final String RESUMED_LOG = "resumed.log";
 }

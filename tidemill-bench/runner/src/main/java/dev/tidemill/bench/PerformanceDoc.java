@@ -26,6 +26,7 @@ public final class PerformanceDoc {
         m.put("ratelimit", "Rate limits: 100,000 client addresses through a trusted proxy");
         m.put(MetricsCost.SUITE, "Cost of metrics: plaintext with metrics on and off");
         m.put("uploads", "Uploads: raw and multipart bodies of 1 KiB, 1 MiB and 100 MiB, discarded and to disk");
+        m.put("tls", "TLS and HTTP/2: HTTP/1.1 over TLS, h2, h2c and handshakes against plaintext HTTP/1.1");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -169,6 +170,7 @@ public final class PerformanceDoc {
      */
     static String supersede(String line, java.util.Set<String> suites) {
         if (!line.equals(OLD_NOT_BUILT) || !suites.contains("pages") || !suites.contains("streams")) return line;
+        if (suites.contains("tls")) return "compression, SSE, WebSocket, TLS and HTTP/2 are measured in the sections above";
         return "TLS and HTTP/2 (not built yet); compression, SSE and WebSocket are measured in the sections above";
     }
 
