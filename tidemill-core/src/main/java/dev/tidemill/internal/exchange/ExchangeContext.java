@@ -42,6 +42,8 @@ public final class ExchangeContext {
     private volatile boolean draining;
     /** Open event streams and WebSocket connections: a graceful stop ends them (they never end by themselves). */
     private final Set<OpenStream> streams = ConcurrentHashMap.newKeySet();
+    /** One batcher per event loop: the replies of all its connections, HTTP/1.1 and HTTP/2, share one drain task. */
+    private final Map<io.netty.channel.EventLoop, dev.tidemill.internal.dispatch.ResponseBatcher> batchers = new ConcurrentHashMap<>();
 
     /**
      * @param app the app, frozen
@@ -90,6 +92,21 @@ public final class ExchangeContext {
      */
     public void dispatch(Exchange ex) {
         dispatcher.dispatch(ex);
+    }
+
+    /**
+     * @param loop an event loop
+     * @return the batcher that hands replies from other threads to that loop (made on first use)
+     */
+    public dev.tidemill.internal.dispatch.ResponseBatcher batcher(io.netty.channel.EventLoop loop) {
+        return batchers.computeIfAbsent(loop, dev.tidemill.internal.dispatch.ResponseBatcher::new);
+    }
+
+    /** @return reply drain tasks run so far, over every event loop */
+    public long replyDrains() {
+        long n = 0;
+        for (dev.tidemill.internal.dispatch.ResponseBatcher b : batchers.values()) n += b.drains();
+        return n;
     }
 
     /** @return whether a graceful stop has begun: new requests get {@code Connection: close} */

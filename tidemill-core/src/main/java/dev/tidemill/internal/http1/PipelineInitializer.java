@@ -26,8 +26,6 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final HeadChecks checks;
     private final int headBound;
     private final int maxLeadingEmptyLines;
-    /** One batcher per event loop: the replies of all its connections share one drain task. */
-    private final Map<EventLoop, ResponseBatcher> batchers = new ConcurrentHashMap<>();
     private final FileSends fileSends = new FileSends();
     private final dev.tidemill.internal.http2.H2Pipeline h2;
     private final boolean priorKnowledge;
@@ -81,9 +79,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
 
     /** @return reply drain tasks run so far, over every event loop */
     public long replyDrains() {
-        long n = 0;
-        for (ResponseBatcher b : batchers.values()) n += b.drains();
-        return n;
+        return server.replyDrains();
     }
 
     /** @return file bodies handed to the kernel whole ({@code sendfile}/{@code splice}) so far */
@@ -119,7 +115,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     public void configure(Channel ch, EventLoop loop) {
         connections.add(ch);
         ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
-        ResponseBatcher batcher = batchers.computeIfAbsent(loop != null ? loop : ch.eventLoop(), ResponseBatcher::new);
+        ResponseBatcher batcher = server.batcher(loop != null ? loop : ch.eventLoop());
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
         if (loop == null && priorKnowledge) {
             // h2c with prior knowledge: decided on the first bytes, then out of the way (in memory there is no HTTP/2)
