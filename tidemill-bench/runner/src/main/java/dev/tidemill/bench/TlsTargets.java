@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * The servers the TLS suite measures ({@code dev.tidemill.bench.common.TlsContract}): Tidemill's
- * bench app in LOOP mode (the default mode, as the HTTP suites run it) twice, with the OpenSSL
- * provider (BoringSSL through netty-tcnative) and with the JDK's ({@code TIDEMILL_TLS_PROVIDER});
+ * bench app in LOOP mode (the default mode) twice, with the OpenSSL provider (BoringSSL through
+ * netty-tcnative) and with the JDK's ({@code TIDEMILL_TLS_PROVIDER}), and in IO mode with OpenSSL
+ * (handlers on the event loop, as Vert.x runs its own; the HTTP suites measure the same three ways);
  * the {@code TlsMain} of Vert.x Web (its OpenSSL engine; {@code vertx-web-jdk}, the JDK engine, on
  * request), Jetty 12 and Helidon SE; and nginx with a generated config. Each serves a plain port
  * (HTTP/1.1 and h2c by prior knowledge) and a TLS port (ALPN h2 and http/1.1); nginx takes h2c on a
@@ -22,7 +23,7 @@ import java.util.Map;
  */
 final class TlsTargets {
     /** What a full run measures when no {@code --targets} are given. */
-    static final List<String> DEFAULT = List.of("tidemill-openssl", "tidemill-jdk", "vertx-web", "jetty", "helidon", "nginx");
+    static final List<String> DEFAULT = List.of("tidemill-openssl", "tidemill-jdk", "tidemill-io", "vertx-web", "jetty", "helidon", "nginx");
 
     private TlsTargets() {}
 
@@ -80,12 +81,16 @@ final class TlsTargets {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         List<Spec> out = new ArrayList<>();
-        for (String provider : List.of("openssl", "jdk")) {
-            String stack = provider.equals("openssl") ? "BoringSSL (netty-tcnative), TIDEMILL_TLS_PROVIDER=openssl"
-                    : "the JDK's SSLEngine, TIDEMILL_TLS_PROVIDER=jdk";
-            out.add(new Spec("tidemill-" + provider, "tidemill", true, false, stack, (ports, threads, dir, certs) -> {
+        // LOOP with each provider (the default mode: the provider comparison), and IO with OpenSSL: handlers on
+        // the event loop, as Vert.x runs its own and as the HTTP suites' tidemill-io does
+        for (String[] t : List.of(new String[] {"tidemill-openssl", "openssl", "loop"}, new String[] {"tidemill-jdk", "jdk", "loop"},
+                new String[] {"tidemill-io", "openssl", "io"})) {
+            String provider = t[1], mode = t[2];
+            String stack = (provider.equals("openssl") ? "BoringSSL (netty-tcnative), TIDEMILL_TLS_PROVIDER=openssl"
+                    : "the JDK's SSLEngine, TIDEMILL_TLS_PROVIDER=jdk") + ", TIDEMILL_MODE=" + mode;
+            out.add(new Spec(t[0], "tidemill", true, false, stack, (ports, threads, dir, certs) -> {
                 Map<String, String> env = new LinkedHashMap<>();
-                env.put("TIDEMILL_MODE", "loop");
+                env.put("TIDEMILL_MODE", mode);
                 env.put("TIDEMILL_PORT", Integer.toString(ports.plain()));
                 env.put("TIDEMILL_IO_THREADS", Integer.toString(threads));
                 env.put("TIDEMILL_LOOPS", Integer.toString(threads));

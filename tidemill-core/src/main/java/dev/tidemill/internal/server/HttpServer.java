@@ -94,6 +94,7 @@ public final class HttpServer implements Server {
      */
     public static HttpServer start(AppSnapshot app) {
         Config config = app.config();
+        String leaks = LeakDetection.configure();
         TransportSelector.Choice choice = TransportSelector.select(config.transport());
         int ioThreads = config.effectiveIoThreads();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
@@ -148,6 +149,7 @@ public final class HttpServer implements Server {
             List<String> report = new ArrayList<>();
             report.add("transport " + choice.transport() + " (" + choice.reason() + "); "
                     + TransportSelector.availability(choice.transport()));
+            report.add(leaks);
             report.add("cpus: Runtime.availableProcessors() = " + cpus + " (honours cgroup quota and affinity); worker loops "
                     + context.workerLoops() + (config.workerLoops() > 0 ? " (configured)" : " (one per CPU)")
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
