@@ -24,6 +24,12 @@ import java.util.Objects;
  * @param serverHeader value of the {@code Server} response header; empty omits it. Default
  *     {@code Tidemill}.
  * @param debug when true, 500 problems carry {@code Type: message} in {@code detail}. Default false.
+ * @param h2cUpgrade when true, the plain port accepts HTTP/1.1's {@code Upgrade: h2c} (RFC 7540
+ *     3.2) on a connection's first request, when that request has no body: 101, then the request is
+ *     answered as HTTP/2 stream 1 and the connection speaks HTTP/2. Default false: prior knowledge
+ *     gives cleartext HTTP/2 without turning an HTTP/1.1 request into a stream, the step request
+ *     smuggling through proxies that do not know h2c relies on (docs/http2.md); RFC 9113 dropped the
+ *     upgrade for the same reasons.
  * @param limits request and connection limits
  * @param timeouts timeouts
  * @param compression response compression (on by default; see {@link Compression})
@@ -42,6 +48,7 @@ public record Config(
         Assignment assignment,
         String serverHeader,
         boolean debug,
+        boolean h2cUpgrade,
         Limits limits,
         Timeouts timeouts,
         Compression compression,
@@ -148,6 +155,7 @@ public record Config(
         private Assignment assignment = Assignment.LEAST_LOADED;
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean debug;
+        private boolean h2cUpgrade;
         private Limits.Builder limits = Limits.builder();
         private Timeouts.Builder timeouts = Timeouts.builder();
         private Compression.Builder compression = Compression.builder();
@@ -167,6 +175,7 @@ public record Config(
             assignment = c.assignment;
             serverHeader = c.serverHeader;
             debug = c.debug;
+            h2cUpgrade = c.h2cUpgrade;
             limits = c.limits.toBuilder();
             timeouts = c.timeouts.toBuilder();
             compression = c.compression.toBuilder();
@@ -193,6 +202,8 @@ public record Config(
         public Builder serverHeader(String v) { serverHeader = v; return this; }
         /** @param v debug mode @return this */
         public Builder debug(boolean v) { debug = v; return this; }
+        /** @param v see {@link Config#h2cUpgrade()} @return this */
+        public Builder h2cUpgrade(boolean v) { h2cUpgrade = v; return this; }
         /** @param v every limit at once, replacing those set so far @return this */
         public Builder limits(Limits v) { limits = v.toBuilder(); return this; }
         /** @param v every timeout at once, replacing those set so far @return this */
@@ -312,7 +323,7 @@ public record Config(
         /** @return the configuration; throws {@link IllegalArgumentException} naming a bad field */
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
-                    serverHeader, debug, limits.build(), timeouts.build(), compression.build(), trustedProxies,
+                    serverHeader, debug, h2cUpgrade, limits.build(), timeouts.build(), compression.build(), trustedProxies,
                     operations.build(), tls.build());
         }
     }

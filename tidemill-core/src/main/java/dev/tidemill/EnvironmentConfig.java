@@ -46,6 +46,7 @@ final class EnvironmentConfig {
         other("TIDEMILL_SERVER_HEADER", "serverHeader", "visible ASCII text (empty omits the header)",
                 (b, v) -> b.serverHeader(Config.checkServerHeader(v)));
         other("TIDEMILL_DEBUG", "debug", "true or false", (b, v) -> b.debug(bool(v)));
+        other("TIDEMILL_H2C_UPGRADE", "h2cUpgrade", "true or false", (b, v) -> b.h2cUpgrade(bool(v)));
         count("TIDEMILL_CONCURRENCY_PER_LOOP", Limits.CONCURRENCY_PER_LOOP, "", Config.Builder::concurrencyPerLoop);
         count("TIDEMILL_MAX_CONNECTIONS", Limits.MAX_CONNECTIONS, "", Config.Builder::maxConnections);
         intSize("TIDEMILL_MAX_REQUEST_LINE", Limits.MAX_REQUEST_LINE_BYTES, Config.Builder::maxRequestLineBytes);

@@ -121,8 +121,11 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
             // h2c with prior knowledge: decided on the first bytes, then out of the way (in memory there is no HTTP/2)
             ch.pipeline().addLast("preface", new dev.tidemill.internal.http2.PrefaceSniffer(h2, java.util.List.of("decoder", "connection")));
         }
-        ch.pipeline()
-                .addLast(loop, "decoder", decoder)
-                .addLast(loop, "connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
+        ch.pipeline().addLast(loop, "decoder", decoder);
+        if (loop == null && priorKnowledge && server.config().h2cUpgrade()) {
+            // the first request may ask for h2c; gone after it either way (docs/http2.md)
+            ch.pipeline().addLast("h2c-upgrade", new dev.tidemill.internal.http2.H2cUpgrade(h2, java.util.List.of("decoder", "connection")));
+        }
+        ch.pipeline().addLast(loop, "connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
     }
 }

@@ -55,9 +55,16 @@ public final class H2Pipeline {
      * @param ch the connection
      */
     public void install(Channel ch) {
-        ch.pipeline().addLast("h2", new Builder(server).build());
+        installed(ch);
+    }
+
+    /** @return the connection handler {@link #install} added */
+    H2Connection installed(Channel ch) {
+        H2Connection c = new Builder(server).build();
+        ch.pipeline().addLast("h2", c);
         // the close Netty asks for after a GOAWAY lingers, so a client still writing reads why it ended
         LingeringClose.onClose(ch, server.config().timeouts().linger(), server::draining);
+        return c;
     }
 
     /** Builds the handler; the listener needs the connection it belongs to, so they meet in {@link #build}. */

@@ -12,7 +12,7 @@ import java.util.List;
  * ({@code PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n}) it removes itself and HTTP/1.1 reads them (a request
  * line never starts like the preface past its first letter, so this costs one comparison); when
  * all 24 bytes match, HTTP/1.1's handlers are replaced by {@link H2Pipeline}'s and the bytes go
- * there. The h2c upgrade ({@code Upgrade: h2c}) is not offered: see docs/http2.md.
+ * there. The h2c upgrade ({@code Upgrade: h2c}) is {@link H2cUpgrade}'s, off by default: see docs/http2.md.
  */
 public final class PrefaceSniffer extends ByteToMessageDecoder {
     static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
