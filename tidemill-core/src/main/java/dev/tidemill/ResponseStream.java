@@ -38,4 +38,17 @@ public interface ResponseStream {
 
     /** Ends the response (sends the final chunk) and releases the slot. Idempotent. */
     void close();
+
+    /**
+     * Ends the response with trailer fields (RFC 9110 6.5): after the last chunk on HTTP/1.1
+     * (chunked encoding only; an HTTP/1.0 client, whose body ends with the connection, gets none),
+     * as a final HEADERS frame on HTTP/2. Fields that frame, route or authenticate a message are
+     * refused ({@code content-length}, {@code transfer-encoding}, {@code host}, {@code trailer},
+     * {@code set-cookie}, {@code authorization} and the like), as are names that are not tokens
+     * and values with CR, LF or NUL. Idempotent with {@link #close()}: the first close wins.
+     *
+     * @param trailers name to value, sent in iteration order
+     * @throws IllegalArgumentException naming the field that cannot be a trailer
+     */
+    void close(java.util.Map<String, String> trailers);
 }

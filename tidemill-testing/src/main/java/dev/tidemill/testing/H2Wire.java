@@ -524,8 +524,16 @@ public final class H2Wire implements AutoCloseable {
         }
     }
 
+    private Map<String, List<String>> trailers = Map.of();
+
+    /** @return the trailer fields of the last body {@link #expectBody} read (a HEADERS frame after DATA), empty for none */
+    public Map<String, List<String>> trailers() {
+        return trailers;
+    }
+
     /** Reads the rest of the stream's response body (DATA until END_STREAM), granting window as it goes. */
     public byte[] expectBody(int streamId) {
+        trailers = Map.of();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (;;) {
             Frame f = read();
@@ -543,6 +551,7 @@ public final class H2Wire implements AutoCloseable {
                     tryRaw(frameBytes(WINDOW_UPDATE, 0, streamId, intBytes(p.length)));
                 }
             }
+            if (f.type() == HEADERS) trailers = f.has(END_HEADERS) ? decode(headerFragment(f)) : Map.of();
             if ((f.type() == DATA || f.type() == HEADERS) && f.has(END_STREAM)) return body.toByteArray();
         }
     }

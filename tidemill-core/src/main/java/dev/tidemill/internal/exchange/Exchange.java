@@ -150,6 +150,12 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     }
 
     /** Hands a reply to the sink, with the CORS headers its policy adds. */
+    /** @return the trailer fields the streamed response closed with (empty for none, or no stream) */
+    public java.util.Map<String, String> trailers() {
+        StreamingBody s = stream;
+        return s == null ? java.util.Map.of() : s.trailers();
+    }
+
     void send(Reply reply) {
         StreamedBody body = streamedBody();
         // A complete answer ends the exchange for the handler: the body it left unread is the transport's to dispose

@@ -95,6 +95,44 @@ public final class StreamingBody implements ResponseStream {
         return closed.minimalCompletionStage();
     }
 
+    /** Fields a trailer section must not carry (RFC 9110 6.5.1: framing, routing, authentication, controls, the body's own metadata). */
+    private static final java.util.Set<String> NOT_TRAILERS = java.util.Set.of("content-length", "transfer-encoding", "host",
+            "content-encoding", "content-type", "content-range", "trailer", "te", "connection", "keep-alive", "upgrade",
+            "proxy-connection", "set-cookie", "authorization", "proxy-authenticate", "www-authenticate", "cache-control",
+            "expires", "date", "location", "retry-after", "vary", "age", "expect", "max-forwards", "pragma", "range");
+
+    private volatile java.util.Map<String, String> trailers = java.util.Map.of();
+
+    /** @return the trailer fields the producer closed with, names in lower case; empty for none */
+    public java.util.Map<String, String> trailers() {
+        return trailers;
+    }
+
+    @Override
+    public void close(java.util.Map<String, String> fields) {
+        java.util.Map<String, String> checked = new java.util.LinkedHashMap<>();
+        for (java.util.Map.Entry<String, String> e : fields.entrySet()) {
+            String name = e.getKey().toLowerCase(java.util.Locale.ROOT);
+            if (name.isEmpty() || !name.chars().allMatch(StreamingBody::tokenChar)) {
+                throw new IllegalArgumentException("trailer name is not a token: " + e.getKey());
+            }
+            if (NOT_TRAILERS.contains(name)) throw new IllegalArgumentException(name + " cannot be a trailer field (RFC 9110 6.5.1)");
+            String value = e.getValue();
+            if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("trailer " + name + ": CR, LF or NUL in its value");
+            }
+            checked.put(name, value.strip());
+        }
+        if (!open.get()) return;
+        trailers = java.util.Collections.unmodifiableMap(checked);
+        close();
+    }
+
+    /** RFC 9110 5.6.2 tchar. */
+    private static boolean tokenChar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    }
+
     @Override
     public void close() {
         if (open.compareAndSet(true, false)) {

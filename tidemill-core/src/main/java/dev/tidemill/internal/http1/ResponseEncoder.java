@@ -127,6 +127,14 @@ final class ResponseEncoder {
         return LAST_CHUNK.duplicate();
     }
 
+    /** @param trailers checked trailer fields ({@code StreamingBody.close(Map)}) @return the last chunk with them */
+    static ByteBuf lastChunk(java.util.Map<String, String> trailers) {
+        if (trailers.isEmpty()) return lastChunk();
+        StringBuilder b = new StringBuilder("0\r\n");
+        for (java.util.Map.Entry<String, String> e : trailers.entrySet()) b.append(e.getKey()).append(": ").append(e.getValue()).append("\r\n");
+        return io.netty.buffer.Unpooled.wrappedBuffer(b.append("\r\n").toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
     /** @return an interim {@code 100 Continue} */
     static ByteBuf continueResponse() {
         return CONTINUE.duplicate();

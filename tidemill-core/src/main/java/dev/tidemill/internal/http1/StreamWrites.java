@@ -90,14 +90,14 @@ final class StreamWrites {
     }
 
     /**
-     * Ends the current stream: the last chunk (HTTP/1.1), unless it was aborted.
+     * Ends the current stream: the last chunk (HTTP/1.1), with the trailers it closed with, unless it was aborted.
      *
      * @return whether the connection must close now (aborted, or HTTP/1.0, whose body ends with it)
      */
     boolean endCurrent() {
         boolean close = aborted || http10;
         if (!close) {
-            ByteBuf last = ResponseEncoder.lastChunk();
+            ByteBuf last = current == null ? ResponseEncoder.lastChunk() : ResponseEncoder.lastChunk(current.trailers());
             watch.enqueued(last.readableBytes());
             ctx.write(last, ctx.voidPromise());
         }

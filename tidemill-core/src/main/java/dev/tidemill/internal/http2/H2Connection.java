@@ -307,7 +307,14 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         onLoop(() -> {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
-            encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
+            java.util.Map<String, String> trailers = ex.trailers();
+            if (trailers.isEmpty()) {
+                encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
+            } else { // RFC 9113 8.1: the trailer section is a HEADERS frame that ends the stream
+                io.netty.handler.codec.http2.Http2Headers fields = new io.netty.handler.codec.http2.DefaultHttp2Headers(false);
+                trailers.forEach(fields::add);
+                encoder().writeHeaders(ctx, ex.id(), fields, 0, true, ctx.newPromise());
+            }
         });
     }
 
