@@ -2,6 +2,7 @@ package dev.tidemill.it;
 
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Tidemill;
 import dev.tidemill.testing.H2Wire;
@@ -9,6 +10,7 @@ import dev.tidemill.testing.TestClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,29 +49,22 @@ class Http2IdleTimeoutTest {
     void pingsAloneDoNotKeepAConnectionOpen() {
         try (H2Wire w = H2Wire.open(client.port())) {
             w.timeout(Duration.ofSeconds(10));
-            boolean goAway = false;
-            for (int i = 0; i < 500 && !goAway; i++) { // a PING every 20 ms, for at most 10 s
-                if (!w.tryRaw(frameBytes(PING, 0, 0, "keepopen".getBytes()))) break;
-                sleepQuietly(20);
+            AtomicBoolean goAway = new AtomicBoolean();
+            // a PING every 20 ms (Awaitility's poll interval paces it), each answered, until the server ends the connection
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                if (!w.tryRaw(frameBytes(PING, 0, 0, "keepopen".getBytes()))) return true;
                 for (Frame f; (f = w.read()) != null; ) {
                     if (f.type() == GOAWAY) {
                         assertThat(f.errorCode()).isEqualTo(NO_ERROR);
-                        goAway = true;
-                        break;
+                        goAway.set(true);
+                        return true;
                     }
-                    if (f.type() == PING && f.has(ACK)) break;
+                    if (f.type() == PING && f.has(ACK)) return false;
                 }
-            }
+                return true;
+            });
             assertThat(goAway).as("GOAWAY while the client only pinged").isTrue();
             w.expectClosed();
-        }
-    }
-
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms); // pacing the client, not measuring the server
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
