@@ -16,10 +16,33 @@ final class Nginx {
      * on the 2-CPU machine that is also the one-worker setup its server CPU set calls for.
      */
     static List<String> command(Path nginx, int port, Path dir) {
-        String conf = """
+        String conf = preamble(dir, 1) + """
+                    server {
+                        listen 127.0.0.1:%d;
+                %s    }
+                }
+                """.formatted(port, PLAINTEXT);
+        return start(nginx, dir, conf);
+    }
+
+    /** The one location every nginx config serves. */
+    private static final String PLAINTEXT = """
+                        location = /plaintext {
+                            default_type "text/plain";
+                            return 200 "Hello, World!";
+                        }
+                """;
+
+    /**
+     * @param workers worker processes; with one, no master, so the pid the runner holds does the work
+     * @return the config up to and including the opening of the {@code http} block: one process
+     *     layout, every temp path and log under {@code dir}, no access log, keep-alive unbounded
+     */
+    private static String preamble(Path dir, int workers) {
+        return """
                 daemon off;
-                master_process off;
-                worker_processes 1;
+                master_process %2$s;
+                worker_processes %3$d;
                 pid %1$s/nginx.pid;
                 error_log %1$s/error.log warn;
                 events { worker_connections 4096; }
@@ -31,15 +54,11 @@ final class Nginx {
                     uwsgi_temp_path %1$s/uwsgi;
                     scgi_temp_path %1$s/scgi;
                     keepalive_requests 100000000;
-                    server {
-                        listen 127.0.0.1:%2$d;
-                        location = /plaintext {
-                            default_type "text/plain";
-                            return 200 "Hello, World!";
-                        }
-                    }
-                }
-                """.formatted(dir, port);
+                """.formatted(dir, workers == 1 ? "off" : "on", workers);
+    }
+
+    /** Writes {@code conf} as {@code dir/nginx.conf} and returns the command that runs it. */
+    private static List<String> start(Path nginx, Path dir, String conf) {
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("nginx.conf"), conf);
@@ -61,53 +80,25 @@ final class Nginx {
      * cases must leave empty.
      */
     static List<String> tlsCommand(Path nginx, TlsTargets.Ports ports, int workers, Path dir, Path certs) {
-        String location = """
-                        location = /plaintext {
-                            default_type "text/plain";
-                            return 200 "Hello, World!";
-                        }
-                """;
-        String conf = """
-                daemon off;
-                master_process %5$s;
-                worker_processes %6$d;
-                pid %1$s/nginx.pid;
-                error_log %1$s/error.log warn;
-                events { worker_connections 4096; }
-                http {
-                    access_log off;
-                    client_body_temp_path %1$s/body;
-                    proxy_temp_path %1$s/proxy;
-                    fastcgi_temp_path %1$s/fastcgi;
-                    uwsgi_temp_path %1$s/uwsgi;
-                    scgi_temp_path %1$s/scgi;
-                    keepalive_requests 100000000;
+        String conf = preamble(dir, workers) + """
                     map $ssl_session_reused $resumed { r 1; default 0; }
                     log_format resumed '$ssl_session_reused $ssl_protocol $ssl_cipher';
                     server {
                         listen 127.0.0.1:%2$d;
-                %8$s    }
+                %6$s    }
                     server {
                         listen 127.0.0.1:%3$d http2;
-                %8$s    }
+                %6$s    }
                     server {
                         listen 127.0.0.1:%4$d ssl http2;
-                        ssl_certificate %7$s/cert.pem;
-                        ssl_certificate_key %7$s/key.pem;
+                        ssl_certificate %5$s/cert.pem;
+                        ssl_certificate_key %5$s/key.pem;
                         ssl_protocols TLSv1.2 TLSv1.3;
-                        access_log %1$s/%9$s resumed if=$resumed;
-                %8$s    }
+                        access_log %1$s/%7$s resumed if=$resumed;
+                %6$s    }
                 }
-                """.formatted(dir, ports.plain(), ports.h2c(), ports.tls(), workers == 1 ? "off" : "on", workers, certs, location,
-                RESUMED_LOG);
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("nginx.conf"), conf);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
-                "-e", dir.resolve("error.log").toString());
+                """.formatted(dir, ports.plain(), ports.h2c(), ports.tls(), certs, PLAINTEXT, RESUMED_LOG);
+        return start(nginx, dir, conf);
     }
 
     /** The log of requests on resumed TLS sessions, in the start's directory. */
