@@ -12,12 +12,15 @@ import java.util.Arrays;
  * {@link Limits#maxPartHeaderBytes()}) and nothing of any content: content is handed on as slices
  * of the caller's chunks.
  *
- * <p>The scan for the delimiter {@code CRLF--boundary} is linear. The delimiter holds one CR, at its
- * start (a boundary's characters exclude CR), so no proper suffix of a partial match is a prefix of
- * it: KMP's failure function is all zeros. After a mismatch the scan goes on at the mismatching
- * byte, so each byte is looked at most twice, and between candidates it only looks for a CR. A
- * partial match at the end of a chunk is held back without copying anything: its bytes are the
- * delimiter's own first bytes, handed on from the delimiter array should the match fail.
+ * <p>The scan for the delimiter {@code CRLF--boundary}: within a chunk, Horspool's algorithm, which
+ * looks at one byte per window and moves the window by up to the delimiter's length (our own code
+ * because the point is the cross-chunk state below, which no library scan keeps). Near a chunk's end,
+ * where a delimiter no longer fits, a byte-by-byte match that may span chunks: the delimiter holds
+ * one CR, at its start (a boundary's characters exclude CR), so no proper suffix of a partial match
+ * is a prefix of it (KMP's failure function is all zeros), and after a mismatch the scan goes on at
+ * the mismatching byte. A partial match at the end of a chunk is held back without copying
+ * anything: its bytes are the delimiter's own first bytes, handed on from the delimiter array
+ * should the match fail.
  *
  * <p>Accepted: a preamble and an epilogue (ignored), a body that starts with the first delimiter
  * (as if a CRLF preceded it), transport padding (spaces and tabs) after a boundary, no CRLF after
@@ -35,6 +38,8 @@ public final class MultipartParser {
     private enum State { PREAMBLE, AFTER_BOUNDARY, HEADERS, CONTENT, EPILOGUE, FAILED }
 
     private final byte[] delimiter;
+    /** Horspool's skip per byte value: how far a window may move when its last byte is that value. */
+    private final int[] skip = new int[256];
     private final PartListener listener;
     private final int maxParts;
     private final int maxHeaderBytes;
@@ -64,6 +69,9 @@ public final class MultipartParser {
     public MultipartParser(String boundary, Limits limits, PartListener listener) {
         if (!Boundary.valid(boundary)) throw new IllegalArgumentException("invalid boundary");
         this.delimiter = Boundary.delimiter(boundary);
+        int last = delimiter.length - 1;
+        Arrays.fill(skip, delimiter.length);
+        for (int j = 0; j < last; j++) skip[delimiter[j] & 0xff] = last - j;
         this.listener = listener;
         this.maxParts = limits.maxParts();
         this.maxHeaderBytes = limits.maxPartHeaderBytes();
@@ -154,6 +162,21 @@ public final class MultipartParser {
         int carried = matched; // delimiter bytes matched in earlier chunks, held back
         while (i < end) {
             if (matched == 0) {
+                // Whole delimiters that fit in this chunk: Horspool on the window's last byte, which
+                // moves up to the delimiter's length (a boundary of 40 characters: 46 bytes) per look
+                // instead of one; carried is 0 here, no earlier bytes are held back.
+                int last = delimiter.length - 1;
+                byte lastByte = delimiter[last];
+                while (i + last < end) {
+                    byte c = b[i + last];
+                    if (c == lastByte && Arrays.equals(b, i, i + last, delimiter, 0, last)) {
+                        content(b, from, i - from);
+                        boundary();
+                        return i + delimiter.length;
+                    }
+                    i += skip[c & 0xff];
+                }
+                // Fewer bytes left than a delimiter: byte by byte, a partial match held back for the next chunk.
                 while (i < end && b[i] != '\r') i++;
                 if (i == end) break;
                 matched = 1;
