@@ -30,6 +30,8 @@ final class H2WriteStall {
     private final long stallNanos;
     private final long periodNanos;
     private ScheduledFuture<?> timer;
+    /** {@link System#nanoTime} of the last WINDOW_UPDATE for the connection; 0 for none yet. */
+    private long connectionGrantedAt;
     /** {@link System#nanoTime} since the socket stopped taking bytes; 0 while it takes them. */
     private long unwritableSince;
 
@@ -46,14 +48,10 @@ final class H2WriteStall {
         }
     }
 
-    /** @param streamId a WINDOW_UPDATE's stream; 0 for the connection */
+    /** @param streamId a WINDOW_UPDATE's stream; 0 for the connection (O(1): {@link #check} reads it) */
     void granted(int streamId) {
         if (streamId == 0) {
-            Http2RemoteFlowController flow = conn.encoder().flowController();
-            forEachActive(s -> {
-                H2Request r = s.getProperty(conn.key());
-                if (r != null && flow.windowSize(s) > 0) r.stalledSince = 0;
-            });
+            connectionGrantedAt = System.nanoTime();
             return;
         }
         Http2Stream s = conn.connection().stream(streamId);
@@ -97,8 +95,8 @@ final class H2WriteStall {
                 return;
             }
             waiting[0] = true;
-            if (r.stalledSince == 0) {
-                r.stalledSince = now;
+            if (r.stalledSince == 0 || (connectionGrantedAt - r.stalledSince > 0 && flow.windowSize(s) > 0)) {
+                r.stalledSince = now; // waiting from now on; or the connection's window moved while this stream's own was open
             } else if (now - r.stalledSince > stallNanos) {
                 stalled.add(s);
             }
