@@ -14,7 +14,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.gzip.GzipHandler;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
@@ -45,11 +44,7 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
-        Server server = new Server();
-        ServerConnector connector = new ServerConnector(server, 0, ioThreads);
-        connector.setHost("127.0.0.1");
-        connector.setPort(port);
-        server.addConnector(connector);
+        Server server = PlainServer.of(args);
 
         PathMappingsHandler routes = new PathMappingsHandler();
         routes.addMapping(PathSpec.from(Scenario.PLAINTEXT_PATH), get((req, res, cb) ->

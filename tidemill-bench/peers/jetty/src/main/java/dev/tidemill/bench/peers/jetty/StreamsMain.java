@@ -3,7 +3,6 @@ package dev.tidemill.bench.peers.jetty;
 import dev.tidemill.bench.common.StreamContract;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
@@ -24,11 +23,7 @@ public final class StreamsMain {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
-        Server server = new Server();
-        ServerConnector connector = new ServerConnector(server, 0, ioThreads);
-        connector.setHost("127.0.0.1");
-        connector.setPort(port);
-        server.addConnector(connector);
+        Server server = PlainServer.of(args);
         WebSocketUpgradeHandler ws = WebSocketUpgradeHandler.from(server, container -> {
             container.setMaxBinaryMessageSize(1 << 24);
             container.setMaxTextMessageSize(1 << 24);

@@ -17,7 +17,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
 
@@ -41,11 +40,7 @@ public final class UploadsMain {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int ioThreads = Integer.parseInt(args[1]);
-        Server server = new Server();
-        ServerConnector connector = new ServerConnector(server, 0, ioThreads);
-        connector.setHost("127.0.0.1");
-        connector.setPort(port);
-        server.addConnector(connector);
+        Server server = PlainServer.of(args);
         PathMappingsHandler routes = new PathMappingsHandler();
         routes.addMapping(PathSpec.from(UploadContract.RAW_DISCARD), handler("PUT", (req, res, cb) -> new Raw(req, res, cb, false).run()));
         routes.addMapping(PathSpec.from(UploadContract.RAW_DISK), handler("PUT", (req, res, cb) -> new Raw(req, res, cb, true).run()));
