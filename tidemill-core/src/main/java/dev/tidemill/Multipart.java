@@ -1,16 +1,20 @@
 package dev.tidemill;
 
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A {@code multipart/form-data} body (RFC 7578), read part by part as it arrives, from
  * {@link Request#multipart()}. Nothing is buffered beyond the piece being parsed: a part's content
  * is read through {@link Part#content()} or written with {@link Part#transferTo(Path, long)}.
- * Blocking: read it from the handler's thread.
+ * Blocking: read it from the handler's thread. The non-blocking way to read a form, for IO and
+ * LOOP handlers, is {@link Request#multipart(PartHandler)}: each part's content is handed to a
+ * {@link Sink} as it arrives, on the connection's event loop.
  *
  * <p>Every refusal is a {@link ProblemException}, thrown by {@link #next()} or by a read of a part's
  * content: 400 for a malformed body (naming the rule), 413 past {@link Limits#maxParts()},
@@ -33,8 +37,8 @@ public interface Multipart {
      */
     Part next();
 
-    /** One part of a multipart body; its content can be read once, until {@link Multipart#next()} is called. */
-    interface Part {
+    /** What a part's header block says: its name, file name, content type and header fields. */
+    interface Head {
 
         /** @return the {@code name} parameter of its {@code Content-Disposition} */
         String name();
@@ -54,6 +58,10 @@ public interface Multipart {
 
         /** @return its header fields by lower-case name, in the order sent, values in order */
         Map<String, List<String>> headers();
+    }
+
+    /** One part of a multipart body; its content can be read once, until {@link Multipart#next()} is called. */
+    interface Part extends Head {
 
         /** @return its content; ends at the part's end; a malformed or over-limit body throws {@link ProblemException} */
         InputStream content();
@@ -67,5 +75,75 @@ public interface Multipart {
          * @return the bytes written
          */
         long transferTo(Path target, long maxBytes);
+    }
+
+    /**
+     * Decides, for each part of a form read with {@link Request#multipart(PartHandler)}, where its
+     * content goes. Called on the thread that parses the body (the connection's event loop, or a
+     * virtual thread that has just written a file piece; never two at once), so it must not block.
+     */
+    @FunctionalInterface
+    interface PartHandler {
+
+        /**
+         * @param head the part's headers, complete and checked
+         * @return what takes its content: a sink of your own, {@link Sink#toFile}, or
+         *     {@link Sink#skip()} (null skips it too)
+         */
+        Sink part(Head head);
+    }
+
+    /**
+     * Takes one part's content, piece by piece, non-blocking (see {@link PartHandler}). A sink that
+     * throws stops the reading: the stage {@link Request#multipart(PartHandler)} returned fails
+     * with its exception (a {@link ProblemException} is answered as that problem).
+     */
+    @FunctionalInterface
+    interface Sink {
+
+        /**
+         * @param piece the next bytes of the part's content, a read-only view of the server's
+         *     buffer that is valid only during the call (copy what you keep); never empty
+         */
+        void accept(ByteBuffer piece);
+
+        /** The part's content is complete. Not called when the form failed before its end. */
+        default void end() {
+        }
+
+        /** @return a sink that drops the content */
+        static Sink skip() {
+            return piece -> { };
+        }
+
+        /**
+         * A sink that writes the part to a file (created or replaced, owner read/write only) on a
+         * virtual thread, with back-pressure: the body is parsed further only once a piece is on
+         * disk. The stage {@link Request#multipart(PartHandler)} returned completes after the file
+         * is closed. Past {@code maxBytes} the form fails with a 413 {@link ProblemException};
+         * a file whose part did not end (that refusal, a malformed body, a client that left) is
+         * deleted.
+         *
+         * @param file the target; never a client's file name as it came (see {@link Upload#safeName})
+         * @param maxBytes the most bytes of content accepted
+         * @return the sink, for one part: handed a second part it fails the form with a 400;
+         *     {@link FileSink#bytes()} tells the bytes written
+         */
+        static FileSink toFile(Path file, long maxBytes) {
+            return dev.tidemill.internal.multipart.PartFile.create(file, maxBytes);
+        }
+    }
+
+    /** A {@link Sink} that writes a file: {@link Sink#toFile(Path, long)}. */
+    interface FileSink extends Sink {
+
+        /** @return the path it writes */
+        Path file();
+
+        /**
+         * @return the bytes written: final once the stage {@link Request#multipart(PartHandler)}
+         *     returned has completed; -1 while no part was given to it
+         */
+        long bytes();
     }
 }

@@ -90,6 +90,30 @@ public interface Request {
      */
     Multipart multipart();
 
+    /**
+     * The body as a {@code multipart/form-data} form (RFC 7578), read without blocking: each part's
+     * headers go to {@code parts}, which names the {@link Multipart.Sink} that takes its content,
+     * piece by piece as it arrives, with no copy beyond the parser's. For IO and LOOP handlers (it
+     * works in VIRTUAL too); on a route declared with {@link Route#streamedBody()} the body is
+     * parsed as it is read, within {@link Limits#bodyHighWaterBytes()}, else from memory.
+     *
+     * <pre>{@code
+     * app.post("/upload", req -> {
+     *     Multipart.FileSink file = Multipart.Sink.toFile(dir.resolve(UUID.randomUUID() + ".bin"), 1L << 30);
+     *     return req.multipart(part -> part.name().equals("file") ? file : Multipart.Sink.skip())
+     *             .thenApply(done -> Map.of("bytes", file.bytes()));
+     * }).streamedBody().maxBodyBytes(1L << 30);
+     * }</pre>
+     *
+     * @param parts told about each part, in order
+     * @return completes once the final boundary was read, every part's sink ended and every file
+     *     closed; fails with a {@link ProblemException} as {@link Multipart} describes (400, 413, or
+     *     the streamed body's own faults), or with what a sink threw
+     * @throws ProblemException 415 when the body is not {@code multipart/form-data}, 400 for a
+     *     missing or invalid boundary
+     */
+    java.util.concurrent.CompletionStage<Void> multipart(Multipart.PartHandler parts);
+
     /** @param name attribute name @return a value set by a filter with {@link #attribute(String, Object)} */
     Optional<Object> attribute(String name);
 

@@ -38,12 +38,13 @@ final class UploadsTargets {
     private static Map<String, String> tidemillModes() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("io", "IO: raw bodies on the event loop, RequestBody.forEach counting each piece (a view, no copy), or "
-                + "transferTo(file); multipart routes declared .mode(VIRTUAL) as in LOOP");
+                + "transferTo(file); multipart on the event loop too, as in LOOP");
         m.put("loop", "LOOP: raw bodies non-blocking, RequestBody.forEach counting each piece (a view, no copy), or transferTo(file); "
-                + "multipart routes declared .mode(VIRTUAL), Request.multipart() with the file part's content() counted or "
-                + "transferTo(file)");
+                + "multipart non-blocking, Request.multipart(PartHandler) with the file part's pieces counted (views) or "
+                + "Multipart.Sink.toFile(file)");
         m.put("virtual", "VIRTUAL: raw bodies through RequestBody.inputStream(), read into a 64 KiB buffer or Files.copy to "
-                + "the file; multipart as in LOOP");
+                + "the file; multipart through the blocking Request.multipart(), the file part's content() read into a "
+                + "64 KiB buffer or transferTo(file)");
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -6,7 +6,9 @@ import dev.tidemill.Request;
 import dev.tidemill.TraceParent;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.codec.ContentDecoding;
+import dev.tidemill.internal.multipart.MultipartPump;
 import dev.tidemill.internal.multipart.MultipartReader;
+import dev.tidemill.internal.multipart.PieceSource;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.cookie.Cookie;
@@ -300,6 +302,20 @@ public abstract class ExchangeRequest implements Request {
         InputStream source = multipartSource();
         if (streamed == null) length = body.length;
         return MultipartReader.open(header("Content-Type"), source, context.config().limits(), length);
+    }
+
+    @Override
+    public java.util.concurrent.CompletionStage<Void> multipart(Multipart.PartHandler parts) {
+        Optional<String> contentType = header("Content-Type");
+        MultipartReader.requireFormData(contentType);
+        PieceSource source;
+        if (streamed != null && !streamedRead) {
+            streamedRead = true;
+            source = streamed.pieces();
+        } else {
+            source = PieceSource.of(body());
+        }
+        return MultipartPump.start(contentType.get(), context.config().limits(), parts, source);
     }
 
     /**

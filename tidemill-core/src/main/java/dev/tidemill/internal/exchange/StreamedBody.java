@@ -4,7 +4,9 @@ import dev.tidemill.Problem;
 import dev.tidemill.ProblemException;
 import dev.tidemill.RequestBody;
 import dev.tidemill.internal.codec.ContentDecoding;
+import dev.tidemill.internal.multipart.PieceSource;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -259,6 +261,38 @@ final class StreamedBody implements RequestBody {
                 visitDecoded(consumer, seen + n, result);
             }
         });
+    }
+
+    /**
+     * The body for the non-blocking multipart reader: the transport's pieces as they are (the
+     * reader releases them), or decoded pieces for a content-coded body.
+     */
+    PieceSource pieces() {
+        claim("multipart");
+        if (!codings.isEmpty()) {
+            return new PieceSource() {
+                @Override
+                public CompletableFuture<ByteBuf> next() {
+                    return StreamedBody.this.next().thenApply(b -> b == null ? null : Unpooled.wrappedBuffer(b));
+                }
+
+                @Override
+                public void abandon() {
+                    stream.abandon();
+                }
+            };
+        }
+        return new PieceSource() {
+            @Override
+            public CompletableFuture<ByteBuf> next() {
+                return stream.takeLater();
+            }
+
+            @Override
+            public void abandon() {
+                stream.abandon();
+            }
+        };
     }
 
     /** The handler answered with a complete reply: whatever of the body it did not read is the transport's to dispose of. */

@@ -83,12 +83,20 @@ public final class MultipartReader implements Multipart {
      * @return a reader positioned before the first part
      */
     public static MultipartReader open(Optional<String> contentType, InputStream source, Limits limits, long length) {
+        requireFormData(contentType);
+        return new MultipartReader(contentType.get(), source, limits, length);
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}
+     * @throws ProblemException 415 unless it is {@code multipart/form-data}
+     */
+    public static void requireFormData(Optional<String> contentType) {
         if (contentType.isEmpty() || !Boundary.isFormData(contentType.get())) {
             throw new ProblemException(Problem.of(415, "Unsupported Media Type",
                     (contentType.isEmpty() ? "Content-Type is missing" : "this request is not a multipart form")
                             + "; expected multipart/form-data"));
         }
-        return new MultipartReader(contentType.get(), source, limits, length);
     }
 
     /** @param contentType a {@code Content-Type} value @return whether it is {@code multipart/form-data} */

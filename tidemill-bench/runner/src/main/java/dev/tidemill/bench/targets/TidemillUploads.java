@@ -33,10 +33,10 @@ import java.util.concurrent.CompletionStage;
  *       virtual thread of its own).
  * </ul>
  *
- * Multipart: {@link Request#multipart()} part by part, the file part's {@link Multipart.Part#content()}
- * counted or {@link Multipart.Part#transferTo(Path, long)} a temp file; these routes run on a
- * virtual thread in both modes ({@code .mode(ExecutionMode.VIRTUAL)}), since the multipart reader
- * blocks.
+ * Multipart: VIRTUAL reads {@link Request#multipart()} part by part, the file part's
+ * {@link Multipart.Part#content()} counted or {@link Multipart.Part#transferTo(Path, long)} a temp
+ * file; LOOP and IO read {@link Request#multipart(Multipart.PartHandler)} without blocking, the file
+ * part's pieces counted or written by {@link Multipart.Sink#toFile(Path, long)}.
  */
 public final class TidemillUploads {
     private TidemillUploads() {}
@@ -52,11 +52,11 @@ public final class TidemillUploads {
                 .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
         app.put(UploadContract.RAW_DISK, req -> blocking ? Long.toString(copyToDisk(req)) : transferToDisk(req.bodyStream()))
                 .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
-        // Request.multipart() is blocking: on a virtual thread in every mode, as a LOOP app would declare it.
-        app.post(UploadContract.MULTIPART_DISCARD, req -> Long.toString(countFilePart(req))).streamedBody()
-                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
-        app.post(UploadContract.MULTIPART_DISK, req -> Long.toString(filePartToDisk(req))).streamedBody()
-                .maxBodyBytes(UploadContract.MAX_BODY_BYTES).mode(ExecutionMode.VIRTUAL);
+        // VIRTUAL: the blocking Request.multipart(); LOOP and IO: the non-blocking Request.multipart(PartHandler).
+        app.post(UploadContract.MULTIPART_DISCARD, req -> blocking ? Long.toString(countFilePart(req)) : countFilePartPieces(req))
+                .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
+        app.post(UploadContract.MULTIPART_DISK, req -> blocking ? Long.toString(filePartToDisk(req)) : filePartToFileSink(req))
+                .streamedBody().maxBodyBytes(UploadContract.MAX_BODY_BYTES);
         return app;
     }
 
@@ -91,6 +91,39 @@ public final class TidemillUploads {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    /** Non-blocking: the file part's pieces counted as the parser hands them over (views, no copy). */
+    static CompletionStage<String> countFilePartPieces(Request req) {
+        long[] n = {-1};
+        return req.multipart(head -> {
+            if (!head.name().equals(UploadContract.FILE_PART)) return Multipart.Sink.skip();
+            n[0] = 0;
+            return piece -> n[0] += piece.remaining();
+        }).thenApply(done -> {
+            if (n[0] < 0) throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
+            return Long.toString(n[0]);
+        });
+    }
+
+    /** Non-blocking: the file part to a temp file through {@link Multipart.Sink#toFile}; answers its size, then deletes it. */
+    static CompletionStage<String> filePartToFileSink(Request req) {
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "tidemill-upload-" + UUID.randomUUID() + ".bin");
+        Multipart.FileSink sink = Multipart.Sink.toFile(file, UploadContract.MAX_BODY_BYTES);
+        return req.multipart(head -> head.name().equals(UploadContract.FILE_PART) ? sink : Multipart.Sink.skip()).thenApply(done -> {
+            if (sink.bytes() < 0) throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
+            try {
+                return Long.toString(Files.size(file));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).whenComplete((r, failure) -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     /** Blocking: reads the body through its stream, counting. */

@@ -1,0 +1,262 @@
+package dev.tidemill.internal.multipart;
+
+import dev.tidemill.Limits;
+import dev.tidemill.Multipart;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The non-blocking multipart reader ({@code Request.multipart(PartHandler)}): takes the body a
+ * piece at a time from a {@link PieceSource}, feeds it to the {@link MultipartParser} and hands
+ * each part's content to the {@link Multipart.Sink} the handler chose, on the thread the piece
+ * arrived on. No thread waits: a piece that is not there yet continues the pump from its stage.
+ *
+ * <p>The parser reads byte arrays; a piece in direct memory (what sockets read into) is copied
+ * into one 64 KiB array per form first, and sinks get read-only views of that array, one view
+ * object reused per form. File sinks ({@link PartFile}) are the one place that waits: their pieces
+ * are views of the source's own buffers, written on a virtual thread before the next piece is
+ * parsed, which is the form's back-pressure (the piece stays held until then, and the socket stops
+ * at the body's high-water mark behind it).
+ */
+public final class MultipartPump implements PartListener {
+    private static final int COPY_BYTES = 64 * 1024;
+
+    private final MultipartParser parser;
+    private final Multipart.PartHandler handler;
+    private final PieceSource source;
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    /** Files with pieces to write or a close to do before the next piece is parsed. */
+    private final List<PartFile> writing = new ArrayList<>(2);
+    /** Every file sink a part went to, deleted unless complete when the form fails. */
+    private List<PartFile> files;
+    private byte[] copy;
+    /** The array being fed, and a read-only view of it for sinks, repositioned per slice. */
+    private byte[] fed;
+    private ByteBuffer view;
+    private ByteBuf piece;
+    /** The piece's next byte to feed, and (for a copied piece) where the bytes now in {@link #copy} start. */
+    private int offset;
+    private int copiedFrom;
+    private Multipart.Sink sink;
+
+    private MultipartPump(String contentType, Limits limits, Multipart.PartHandler handler, PieceSource source) {
+        this.parser = MultipartParser.forContentType(contentType, limits, this);
+        this.handler = handler;
+        this.source = source;
+    }
+
+    /**
+     * @param contentType the request's {@code Content-Type}, already known to be {@code multipart/form-data}
+     * @param limits the multipart limits
+     * @param handler picks each part's sink
+     * @param source the body
+     * @return completes after the final boundary, every sink ended and every file closed
+     * @throws dev.tidemill.ProblemException 400 for a missing or invalid boundary
+     */
+    public static CompletionStage<Void> start(String contentType, Limits limits, Multipart.PartHandler handler, PieceSource source) {
+        MultipartPump pump = new MultipartPump(contentType, limits, java.util.Objects.requireNonNull(handler, "handler"), source);
+        pump.pull();
+        return pump.done;
+    }
+
+    /** Takes pieces while they are already there; continues from the stage of one that is not. */
+    private void pull() {
+        while (true) {
+            CompletableFuture<ByteBuf> next = source.next();
+            if (!next.isDone()) {
+                next.whenComplete(this::arrived);
+                return;
+            }
+            ByteBuf b;
+            try {
+                b = next.join();
+            } catch (CompletionException e) {
+                fail(e.getCause() != null ? e.getCause() : e);
+                return;
+            } catch (RuntimeException e) {
+                fail(e);
+                return;
+            }
+            if (!take(b)) return;
+        }
+    }
+
+    private void arrived(ByteBuf b, Throwable error) {
+        if (error != null) {
+            fail(error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error);
+        } else if (take(b)) {
+            pull();
+        }
+    }
+
+    /** @return whether to take the next piece now; false at the end, on failure, or while files are written */
+    private boolean take(ByteBuf b) {
+        if (b == null) {
+            finish();
+            return false;
+        }
+        piece = b;
+        offset = b.readerIndex();
+        return feedPiece();
+    }
+
+    /** Feeds the rest of the piece; stops to write files when a feed gave them pieces. */
+    private boolean feedPiece() {
+        try {
+            int end = piece.writerIndex();
+            while (offset < end) {
+                int n;
+                if (piece.hasArray()) {
+                    n = end - offset;
+                    feeding(piece.array());
+                    parser.feed(piece.array(), piece.arrayOffset() + offset, n);
+                } else {
+                    n = Math.min(end - offset, COPY_BYTES);
+                    if (copy == null) copy = new byte[COPY_BYTES];
+                    piece.getBytes(offset, copy, 0, n);
+                    copiedFrom = offset;
+                    feeding(copy);
+                    parser.feed(copy, 0, n);
+                }
+                offset += n;
+                if (!writing.isEmpty()) {
+                    writeFiles();
+                    return false;
+                }
+            }
+        } catch (Throwable t) {
+            fail(t);
+            return false;
+        }
+        release();
+        return true;
+    }
+
+    private void feeding(byte[] array) {
+        if (array != fed) {
+            fed = array;
+            view = ByteBuffer.wrap(array).asReadOnlyBuffer();
+        }
+    }
+
+    /** Writes the files' pieces on a virtual thread, then goes on parsing there. */
+    private void writeFiles() {
+        Thread.ofVirtual().name("tidemill-multipart-file").start(() -> {
+            try {
+                for (PartFile f : writing) f.write();
+                writing.clear();
+            } catch (Throwable t) {
+                fail(t);
+                return;
+            }
+            if (feedPiece()) pull();
+        });
+    }
+
+    private void finish() {
+        try {
+            parser.finish();
+        } catch (Throwable t) {
+            fail(t);
+            return;
+        }
+        done.complete(null);
+    }
+
+    private void fail(Throwable t) {
+        if (done.isDone()) return;
+        release();
+        source.abandon();
+        if (files == null) {
+            done.completeExceptionally(t);
+            return;
+        }
+        // deleting files is disk I/O: not on the event loop
+        Thread.ofVirtual().name("tidemill-multipart-cleanup").start(() -> {
+            for (PartFile f : files) f.abandon();
+            done.completeExceptionally(t);
+        });
+    }
+
+    private void release() {
+        if (piece != null) {
+            piece.release();
+            piece = null;
+        }
+    }
+
+    // ---- the parser's events, on the thread that feeds it ----
+
+    @Override
+    public void partBegin(PartHead head) {
+        Multipart.Sink s = handler.part(new Head(head));
+        if (s instanceof PartFile f) {
+            f.begin(head.name());
+            if (files == null) files = new ArrayList<>(2);
+            files.add(f);
+        }
+        sink = s;
+    }
+
+    @Override
+    public void partData(byte[] data, int off, int len) {
+        if (sink instanceof PartFile f) {
+            if (data == copy && data == fed) {
+                f.add(piece.nioBuffer(copiedFrom + off, len)); // the source's own (direct) bytes: no second copy
+            } else if (data == fed) {
+                f.add(ByteBuffer.wrap(data, off, len));
+            } else {
+                f.add(ByteBuffer.wrap(Arrays.copyOfRange(data, off, off + len))); // the parser's delimiter bytes
+            }
+            if (!writing.contains(f)) writing.add(f);
+        } else if (sink != null) {
+            if (data == fed) {
+                view.limit(off + len).position(off);
+                sink.accept(view);
+                view.clear();
+            } else {
+                sink.accept(ByteBuffer.wrap(data, off, len).asReadOnlyBuffer());
+            }
+        }
+    }
+
+    @Override
+    public void partEnd() {
+        Multipart.Sink s = sink;
+        sink = null;
+        if (s == null) return;
+        s.end();
+        if (s instanceof PartFile f && f.hasWork() && !writing.contains(f)) writing.add(f);
+    }
+
+    /** The public view of a part's head. */
+    private record Head(PartHead head) implements Multipart.Head {
+        @Override
+        public String name() {
+            return head.name();
+        }
+
+        @Override
+        public Optional<String> filename() {
+            return head.filename();
+        }
+
+        @Override
+        public String contentType() {
+            return head.contentType();
+        }
+
+        @Override
+        public Map<String, List<String>> headers() {
+            return head.headersByName();
+        }
+    }
+}
