@@ -19,16 +19,13 @@ import java.util.concurrent.CompletionStage;
  * each part's content to the {@link Multipart.Sink} the handler chose, on the thread the piece
  * arrived on. No thread waits: a piece that is not there yet continues the pump from its stage.
  *
- * <p>The parser reads byte arrays; a piece in direct memory (what sockets read into) is copied
- * into one 64 KiB array per form first, and sinks get read-only views of that array, one view
- * object reused per form. File sinks ({@link PartFile}) are the one place that waits: their pieces
- * are views of the source's own buffers, written on a virtual thread before the next piece is
- * parsed, which is the form's back-pressure (the piece stays held until then, and the socket stops
- * at the body's high-water mark behind it).
+ * <p>The parser reads the source's buffers where they lie (a socket's direct memory included), and
+ * a sink gets read-only views of them: no copy on the way. File sinks ({@link PartFile}) are the
+ * one place that waits: their pieces are views of the source's buffer, written on a virtual thread
+ * before the rest of the piece is parsed, which is the form's back-pressure (the piece stays held
+ * until then, and the socket stops at the body's high-water mark behind it).
  */
 public final class MultipartPump implements PartListener {
-    private static final int COPY_BYTES = 64 * 1024;
-
     private final MultipartParser parser;
     private final Multipart.PartHandler handler;
     private final PieceSource source;
@@ -37,14 +34,14 @@ public final class MultipartPump implements PartListener {
     private final List<PartFile> writing = new ArrayList<>(2);
     /** Every file sink a part went to, deleted unless complete when the form fails. */
     private List<PartFile> files;
-    private byte[] copy;
-    /** The array being fed, and a read-only view of it for sinks, repositioned per slice. */
-    private byte[] fed;
-    private ByteBuffer view;
     private ByteBuf piece;
-    /** The piece's next byte to feed, and (for a copied piece) where the bytes now in {@link #copy} start. */
-    private int offset;
-    private int copiedFrom;
+    /** The piece as NIO buffers (one, unless it is a composite), and the next one to feed. */
+    private ByteBuffer[] chunks;
+    private final ByteBuffer[] one = new ByteBuffer[1];
+    private int nextChunk;
+    /** The buffer being fed, and a read-only view of it for sinks, repositioned per slice. */
+    private ByteBuffer fed;
+    private ByteBuffer view;
     private Multipart.Sink sink;
 
     private MultipartPump(String contentType, Limits limits, Multipart.PartHandler handler, PieceSource source) {
@@ -104,29 +101,23 @@ public final class MultipartPump implements PartListener {
             return false;
         }
         piece = b;
-        offset = b.readerIndex();
+        if (b.nioBufferCount() == 1) {
+            one[0] = b.nioBuffer();
+            chunks = one;
+        } else {
+            chunks = b.nioBuffers();
+        }
+        nextChunk = 0;
         return feedPiece();
     }
 
     /** Feeds the rest of the piece; stops to write files when a feed gave them pieces. */
     private boolean feedPiece() {
         try {
-            int end = piece.writerIndex();
-            while (offset < end) {
-                int n;
-                if (piece.hasArray()) {
-                    n = end - offset;
-                    feeding(piece.array());
-                    parser.feed(piece.array(), piece.arrayOffset() + offset, n);
-                } else {
-                    n = Math.min(end - offset, COPY_BYTES);
-                    if (copy == null) copy = new byte[COPY_BYTES];
-                    piece.getBytes(offset, copy, 0, n);
-                    copiedFrom = offset;
-                    feeding(copy);
-                    parser.feed(copy, 0, n);
-                }
-                offset += n;
+            while (nextChunk < chunks.length) {
+                fed = chunks[nextChunk++];
+                view = null;
+                parser.feed(fed);
                 if (!writing.isEmpty()) {
                     writeFiles();
                     return false;
@@ -138,13 +129,6 @@ public final class MultipartPump implements PartListener {
         }
         release();
         return true;
-    }
-
-    private void feeding(byte[] array) {
-        if (array != fed) {
-            fed = array;
-            view = ByteBuffer.wrap(array).asReadOnlyBuffer();
-        }
     }
 
     /** Writes the files' pieces on a virtual thread, then goes on parsing there. */
@@ -187,6 +171,9 @@ public final class MultipartPump implements PartListener {
     }
 
     private void release() {
+        fed = null;
+        view = null;
+        one[0] = null;
         if (piece != null) {
             piece.release();
             piece = null;
@@ -207,23 +194,19 @@ public final class MultipartPump implements PartListener {
     }
 
     @Override
-    public void partData(byte[] data, int off, int len) {
+    public void partData(ByteBuffer data, int off, int len) {
         if (sink instanceof PartFile f) {
-            if (data == copy && data == fed) {
-                f.add(piece.nioBuffer(copiedFrom + off, len)); // the source's own (direct) bytes: no second copy
-            } else if (data == fed) {
-                f.add(ByteBuffer.wrap(data, off, len));
-            } else {
-                f.add(ByteBuffer.wrap(Arrays.copyOfRange(data, off, off + len))); // the parser's delimiter bytes
-            }
+            // the piece's own bytes, held until written; the parser's delimiter bytes (a few) copied
+            f.add(data == fed ? data.slice(off, len) : ByteBuffer.allocate(len).put(0, data, off, len));
             if (!writing.contains(f)) writing.add(f);
         } else if (sink != null) {
             if (data == fed) {
+                if (view == null) view = fed.asReadOnlyBuffer(); // one per buffer fed, only when a sink reads
                 view.limit(off + len).position(off);
                 sink.accept(view);
                 view.clear();
             } else {
-                sink.accept(ByteBuffer.wrap(data, off, len).asReadOnlyBuffer());
+                sink.accept(data.slice(off, len).asReadOnlyBuffer());
             }
         }
     }

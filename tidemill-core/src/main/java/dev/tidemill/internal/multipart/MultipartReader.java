@@ -53,8 +53,14 @@ public final class MultipartReader implements Multipart {
             }
 
             @Override
-            public void partData(byte[] data, int off, int len) {
-                events.add(new Slice(data, off, len));
+            public void partData(java.nio.ByteBuffer data, int off, int len) {
+                if (data.hasArray()) {
+                    events.add(new Slice(data.array(), data.arrayOffset() + off, len)); // the read buffer: no copy
+                } else {
+                    byte[] copy = new byte[len]; // the parser's delimiter bytes, a few at most
+                    data.get(off, copy);
+                    events.add(new Slice(copy, 0, len));
+                }
             }
 
             @Override

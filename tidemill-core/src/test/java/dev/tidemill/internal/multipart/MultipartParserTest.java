@@ -94,6 +94,40 @@ class MultipartParserTest {
         }
     }
 
+    /**
+     * The same near-misses in parts of up to 6,000 bytes, parsed whole and in chunks of 1,100 to
+     * 7,919 bytes: large enough for the four-lane search, with delimiters and near-misses landing in
+     * every lane, on lane edges and across chunk ends. Fails when a lane misses a delimiter, or
+     * reports a later one before an earlier.
+     */
+    @Test
+    void theFourLaneSearchFindsTheFirstDelimiterInEveryLane() {
+        java.util.Random random = new java.util.Random(4);
+        String alphabet = "\r\n-" + B + "abcdefgh";
+        for (int round = 0; round < 150; round++) {
+            List<String> contents = new java.util.ArrayList<>();
+            StringBuilder body = new StringBuilder();
+            for (int p = 0; p < 1 + random.nextInt(5); p++) {
+                StringBuilder c = new StringBuilder();
+                int n = random.nextInt(6000);
+                for (int i = 0; i < n; i++) {
+                    if (random.nextInt(200) == 0) c.append(("\r\n--" + B).substring(0, 1 + random.nextInt(B.length() + 3)));
+                    else c.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+                String content = c.toString();
+                if (("\r\n" + content + "\r\n").contains("\r\n--" + B)) continue;
+                contents.add(content);
+                body.append(part("form-data; name=\"p" + p + "\"", content));
+            }
+            body.append(end());
+            byte[] bytes = body.toString().getBytes(StandardCharsets.ISO_8859_1);
+            for (int chunk : new int[] {0, 1100, 3000, 7919}) {
+                assertThat(Parsed.parse(B, bytes, Limits.DEFAULTS, chunk)).extracting(Parsed::content)
+                        .as("round %d, chunks of %d", round, chunk).containsExactlyElementsOf(contents);
+            }
+        }
+    }
+
     @Test
     void preambleEpiloguePaddingAndNoFinalCrlfAreAccepted() {
         String body = "This is the preamble.\r\n--" + B + " \t \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--"
@@ -152,7 +186,7 @@ class MultipartParserTest {
         StringBuilder content = new StringBuilder();
         MultipartParser p = new MultipartParser(B, Limits.DEFAULTS, new PartListener() {
             public void partBegin(PartHead head) { }
-            public void partData(byte[] data, int off, int len) { content.append(new String(data, off, len, StandardCharsets.US_ASCII)); }
+            public void partData(ByteBuffer data, int off, int len) { content.append(StandardCharsets.US_ASCII.decode(data.slice(off, len))); }
             public void partEnd() { }
         });
         ByteBuffer direct = ByteBuffer.allocateDirect(body.length).put(body).flip();
@@ -175,7 +209,7 @@ class MultipartParserTest {
     static PartListener noop() {
         return new PartListener() {
             public void partBegin(PartHead head) { }
-            public void partData(byte[] data, int off, int len) { }
+            public void partData(ByteBuffer data, int off, int len) { }
             public void partEnd() { }
         };
     }

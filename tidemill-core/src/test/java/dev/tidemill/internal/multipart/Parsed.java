@@ -19,7 +19,10 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
         return parse(boundary, body, limits, chunk, null);
     }
 
-    /** Parses a body fed in chunks of random sizes, 1 to 64 bytes. */
+    /**
+     * Parses a body fed in chunks of random sizes, 1 to 64 bytes, each in direct memory behind a few
+     * bytes of padding (so the parser's indexes start past 0, as in a socket's buffer).
+     */
     static List<Parsed> parseRandomly(String boundary, byte[] body, Limits limits, java.util.Random random) {
         return parse(boundary, body, limits, 0, random);
     }
@@ -37,9 +40,11 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
             }
 
             @Override
-            public void partData(byte[] data, int off, int len) {
+            public void partData(java.nio.ByteBuffer data, int off, int len) {
                 if (head[0] == null || len <= 0) throw new AssertionError("data outside a part, or empty");
-                content.write(data, off, len);
+                byte[] slice = new byte[len];
+                data.get(off, slice);
+                content.write(slice, 0, len);
             }
 
             @Override
@@ -51,8 +56,17 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
         });
         int step = chunk <= 0 ? Math.max(1, body.length) : chunk;
         for (int i = 0; i < body.length; i += step) {
-            if (random != null) step = 1 + random.nextInt(64);
-            p.feed(body, i, Math.min(step, body.length - i));
+            if (random == null) {
+                p.feed(body, i, Math.min(step, body.length - i));
+                continue;
+            }
+            step = 1 + random.nextInt(64);
+            int n = Math.min(step, body.length - i);
+            int pad = random.nextInt(8);
+            java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(pad + n + 3);
+            direct.position(pad).put(body, i, n).position(pad).limit(pad + n);
+            p.feed(direct);
+            if (direct.position() != pad || direct.limit() != pad + n) throw new AssertionError("the parser moved the buffer");
         }
         p.finish();
         return out;
