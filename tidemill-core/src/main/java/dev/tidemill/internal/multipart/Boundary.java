@@ -1,7 +1,6 @@
 package dev.tidemill.internal.multipart;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Map;
 
 /** The {@code boundary} parameter of a {@code multipart/form-data} content type, checked against RFC 2046 section 5.1.1. */
@@ -52,7 +51,17 @@ final class Boundary {
     /** @param contentType a {@code Content-Type} value @return whether its media type is {@code multipart/form-data} */
     static boolean isFormData(String contentType) {
         int semi = contentType.indexOf(';');
-        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT)
-                .equals("multipart/form-data");
+        int end = semi < 0 ? contentType.length() : semi;
+        int from = 0;
+        while (from < end && contentType.charAt(from) <= ' ') from++; // as trim() does
+        while (end > from && contentType.charAt(end - 1) <= ' ') end--;
+        String type = "multipart/form-data";
+        if (end - from != type.length()) return false;
+        for (int i = 0; i < type.length(); i++) {
+            char c = contentType.charAt(from + i);
+            if (c >= 'A' && c <= 'Z') c += 'a' - 'A'; // ASCII only: regionMatches(true, ...) takes a dotless ı for i
+            if (c != type.charAt(i)) return false;
+        }
+        return true;
     }
 }

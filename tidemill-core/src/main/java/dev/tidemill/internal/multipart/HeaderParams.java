@@ -34,7 +34,7 @@ final class HeaderParams {
      *     repeated name or text after a value
      */
     static Map<String, String> parse(String value, int from) {
-        Map<String, String> params = new LinkedHashMap<>();
+        Map<String, String> params = new LinkedHashMap<>(8); // a form's headers carry 1-3 parameters, not 16
         int i = from;
         int n = value.length();
         while (true) {

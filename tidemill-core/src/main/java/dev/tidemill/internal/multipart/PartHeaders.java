@@ -8,7 +8,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,14 +30,18 @@ final class PartHeaders {
      * @throws dev.tidemill.ProblemException 400 naming the broken rule
      */
     static PartHead parse(byte[] block, int length) {
+        boolean ascii = true;
         for (int i = 0; i < length; i++) {
             int c = block[i] & 0xff;
             if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
                 throw Refusal.malformed("a control character (0x" + Integer.toHexString(c) + ") in a part's headers");
             }
+            ascii &= c < 0x80;
         }
         String text;
-        try {
+        if (ascii) {
+            text = new String(block, 0, length, StandardCharsets.ISO_8859_1); // ASCII is UTF-8: no decoder and its char buffer
+        } else try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(block, 0, length)).toString();
         } catch (CharacterCodingException e) {
@@ -62,16 +65,12 @@ final class PartHeaders {
             if (!HeaderParams.isToken(name)) throw Refusal.malformed("a part header with an invalid name");
             String value = line.substring(colon + 1).strip();
             headers.add(Map.entry(name, value));
-            switch (name.toLowerCase(Locale.ROOT)) {
-                case "content-disposition" -> {
-                    if (disposition != null) throw Refusal.malformed("a part with two Content-Disposition headers");
-                    disposition = value;
-                }
-                case "content-type" -> {
-                    if (contentType != null) throw Refusal.malformed("a part with two Content-Type headers");
-                    contentType = value;
-                }
-                default -> { }
+            if (name.equalsIgnoreCase("content-disposition")) {
+                if (disposition != null) throw Refusal.malformed("a part with two Content-Disposition headers");
+                disposition = value;
+            } else if (name.equalsIgnoreCase("content-type")) {
+                if (contentType != null) throw Refusal.malformed("a part with two Content-Type headers");
+                contentType = value;
             }
         }
         if (disposition == null) throw Refusal.malformed("a part without Content-Disposition");

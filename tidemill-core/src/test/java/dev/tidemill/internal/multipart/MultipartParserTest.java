@@ -129,6 +129,17 @@ class MultipartParserTest {
     }
 
     @Test
+    void theMediaTypeIsMatchedInAsciiCaseOnly() {
+        assertThat(Boundary.isFormData("multipart/form-data")).isTrue();
+        assertThat(Boundary.isFormData(" Multipart/Form-Data ; boundary=x")).isTrue();
+        assertThat(Boundary.isFormData("MULTIPART/FORM-DATA;boundary=x")).isTrue();
+        assertThat(Boundary.isFormData("multipart/form-datax")).isFalse();
+        assertThat(Boundary.isFormData("multipart/mixed; boundary=x")).isFalse();
+        assertThat(Boundary.isFormData("mult\u0131part/form-data")).as("a dotless i is not an i").isFalse();
+        assertThat(Boundary.isFormData("")).isFalse();
+    }
+
+    @Test
     void preambleEpiloguePaddingAndNoFinalCrlfAreAccepted() {
         String body = "This is the preamble.\r\n--" + B + " \t \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--"
                 + B + "\t\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--" + B + "--  epilogue\r\n--" + B + "\r\nignored";
