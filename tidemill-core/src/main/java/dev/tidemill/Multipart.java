@@ -121,8 +121,8 @@ public interface Multipart {
          * virtual thread, with back-pressure: the body is parsed further only once a piece is on
          * disk. The stage {@link Request#multipart(PartHandler)} returned completes after the file
          * is closed. Past {@code maxBytes} the form fails with a 413 {@link ProblemException};
-         * a file whose part did not end (that refusal, a malformed body, a client that left) is
-         * deleted.
+         * when the form fails (that refusal, a malformed body, a client that left), a file not
+         * yet complete and closed is deleted.
          *
          * @param file the target; never a client's file name as it came (see {@link Upload#safeName})
          * @param maxBytes the most bytes of content accepted

@@ -110,6 +110,19 @@ class MultipartSinkTest {
             app.post("/refuses", req -> req.multipart(head -> {
                 throw new ProblemException(Problem.of(422, "Refused", "part " + head.name() + " refused"));
             }).thenApply(done -> "never")).streamedBody();
+            app.post("/upload", req -> { // docs/uploads.md's example, as written there
+                Multipart.FileSink file = Multipart.Sink.toFile(dir.resolve(java.util.UUID.randomUUID() + ".bin"), 256L << 20);
+                Map<String, String> fields = new java.util.LinkedHashMap<>();
+                return req.multipart(part -> {
+                    if (part.name().equals("file")) return file;
+                    if (part.filename().isPresent()) return Multipart.Sink.skip();
+                    ByteArrayOutputStream text = new ByteArrayOutputStream();
+                    return new Multipart.Sink() {
+                        public void accept(ByteBuffer piece) { byte[] b = new byte[piece.remaining()]; piece.get(b); text.writeBytes(b); }
+                        public void end() { fields.put(part.name(), text.toString(StandardCharsets.UTF_8)); }
+                    };
+                }).thenApply(done -> Map.of("fields", fields, "bytes", file.bytes()));
+            }).streamedBody().maxBodyBytes(256L << 20);
             app.get("/ping", req -> "pong");
         });
     }
@@ -242,6 +255,19 @@ class MultipartSinkTest {
                 }
                 assertThat(conn.send(TestRequest.get("/ping")).text()).as("after %s, the same connection", x[0]).isEqualTo("pong");
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void theGuidesExampleAnswersItsFieldsAndTheFileSize(Setup s) {
+        try (TestClient c = start(s)) {
+            MultipartBody form = MultipartBody.withBoundary("ex").field("title", "café").field("tag", "a")
+                    .file("other", "o.bin", "application/octet-stream", pattern(10, 1))
+                    .file("file", "f.bin", "application/octet-stream", pattern(300_000, 2));
+            TestResponse r = c.send(TestRequest.of("POST", "/upload").multipart(form));
+            assertThat(r.status()).as("%s", r).isEqualTo(200);
+            assertThat(r.json(Map.class)).isEqualTo(Map.of("fields", Map.of("title", "café", "tag", "a"), "bytes", 300_000));
         }
     }
 

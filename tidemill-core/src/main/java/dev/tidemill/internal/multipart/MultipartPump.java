@@ -7,8 +7,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -184,7 +182,7 @@ public final class MultipartPump implements PartListener {
 
     @Override
     public void partBegin(PartHead head) {
-        Multipart.Sink s = handler.part(new Head(head));
+        Multipart.Sink s = handler.part(head);
         if (s instanceof PartFile f) {
             f.begin(head.name());
             if (files == null) files = new ArrayList<>(2);
@@ -218,28 +216,5 @@ public final class MultipartPump implements PartListener {
         if (s == null) return;
         s.end();
         if (s instanceof PartFile f && f.hasWork() && !writing.contains(f)) writing.add(f);
-    }
-
-    /** The public view of a part's head. */
-    private record Head(PartHead head) implements Multipart.Head {
-        @Override
-        public String name() {
-            return head.name();
-        }
-
-        @Override
-        public Optional<String> filename() {
-            return head.filename();
-        }
-
-        @Override
-        public String contentType() {
-            return head.contentType();
-        }
-
-        @Override
-        public Map<String, List<String>> headers() {
-            return head.headersByName();
-        }
     }
 }

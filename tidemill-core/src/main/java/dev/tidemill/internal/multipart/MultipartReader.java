@@ -174,7 +174,7 @@ public final class MultipartReader implements Multipart {
 
         @Override
         public Map<String, List<String>> headers() {
-            return head.headersByName();
+            return head.headers();
         }
 
         @Override

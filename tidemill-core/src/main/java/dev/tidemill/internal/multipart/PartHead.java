@@ -14,14 +14,15 @@ import java.util.Optional;
  * @param filename {@code filename*} decoded, else {@code filename}; present for a file part
  * @param contentType the part's {@code Content-Type}, or its RFC 7578 default: {@code text/plain}
  *     for a field, {@code application/octet-stream} for a file
- * @param headers every header field as sent (name case kept, value without surrounding
+ * @param fields every header field as sent (name case kept, value without surrounding
  *     whitespace), in order
  */
-public record PartHead(String name, Optional<String> filename, String contentType, List<Map.Entry<String, String>> headers) {
+public record PartHead(String name, Optional<String> filename, String contentType, List<Map.Entry<String, String>> fields)
+        implements dev.tidemill.Multipart.Head {
 
-    /** Copies the header list. */
+    /** Copies the field list. */
     public PartHead {
-        headers = List.copyOf(headers);
+        fields = List.copyOf(fields);
     }
 
     /** @return whether this part is a file (it has a file name, even an empty one) */
@@ -29,10 +30,11 @@ public record PartHead(String name, Optional<String> filename, String contentTyp
         return filename.isPresent();
     }
 
-    /** @return the header fields by lower-case name, in order */
-    public Map<String, List<String>> headersByName() {
+    /** @return the header fields by lower-case name, in order (made anew at each call) */
+    @Override
+    public Map<String, List<String>> headers() {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        for (Map.Entry<String, String> h : headers) {
+        for (Map.Entry<String, String> h : fields) {
             out.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(h.getValue());
         }
         out.replaceAll((k, v) -> List.copyOf(v));

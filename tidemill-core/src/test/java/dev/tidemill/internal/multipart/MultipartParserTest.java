@@ -69,28 +69,11 @@ class MultipartParserTest {
     @Test
     void contentMadeOfTheDelimitersOwnBytesComesBackExactlyInAnyChunking() {
         java.util.Random random = new java.util.Random(42);
-        String alphabet = "\r\n-" + B + "ab";
         for (int round = 0; round < 200; round++) {
-            List<String> contents = new java.util.ArrayList<>();
-            StringBuilder body = new StringBuilder();
-            for (int p = 0; p < 1 + random.nextInt(4); p++) {
-                StringBuilder c = new StringBuilder();
-                int n = random.nextInt(300);
-                for (int i = 0; i < n; i++) {
-                    // now and then the delimiter itself, cut short by one to all but one of its bytes
-                    if (random.nextInt(40) == 0) c.append(("\r\n--" + B).substring(0, 1 + random.nextInt(B.length() + 3)));
-                    else c.append(alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-                String content = c.toString();
-                if (("\r\n" + content + "\r\n").contains("\r\n--" + B)) continue; // a real delimiter: not content
-                contents.add(content);
-                body.append(part("form-data; name=\"p" + p + "\"", content));
-            }
-            body.append(end());
-            byte[] bytes = body.toString().getBytes(StandardCharsets.ISO_8859_1);
-            List<Parsed> whole = Parsed.parse(B, bytes, Limits.DEFAULTS, 0);
-            assertThat(whole).extracting(Parsed::content).as("round %d", round).containsExactlyElementsOf(contents);
-            assertThat(Parsed.parseRandomly(B, bytes, Limits.DEFAULTS, random)).as("round %d, random chunks", round).isEqualTo(whole);
+            NearMisses form = nearMisses(random, 4, 300, 40, "ab");
+            List<Parsed> whole = Parsed.parse(B, form.body(), Limits.DEFAULTS, 0);
+            assertThat(whole).extracting(Parsed::content).as("round %d", round).containsExactlyElementsOf(form.contents());
+            assertThat(Parsed.parseRandomly(B, form.body(), Limits.DEFAULTS, random)).as("round %d, random chunks", round).isEqualTo(whole);
         }
     }
 
@@ -103,29 +86,41 @@ class MultipartParserTest {
     @Test
     void theFourLaneSearchFindsTheFirstDelimiterInEveryLane() {
         java.util.Random random = new java.util.Random(4);
-        String alphabet = "\r\n-" + B + "abcdefgh";
         for (int round = 0; round < 150; round++) {
-            List<String> contents = new java.util.ArrayList<>();
-            StringBuilder body = new StringBuilder();
-            for (int p = 0; p < 1 + random.nextInt(5); p++) {
-                StringBuilder c = new StringBuilder();
-                int n = random.nextInt(6000);
-                for (int i = 0; i < n; i++) {
-                    if (random.nextInt(200) == 0) c.append(("\r\n--" + B).substring(0, 1 + random.nextInt(B.length() + 3)));
-                    else c.append(alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-                String content = c.toString();
-                if (("\r\n" + content + "\r\n").contains("\r\n--" + B)) continue;
-                contents.add(content);
-                body.append(part("form-data; name=\"p" + p + "\"", content));
-            }
-            body.append(end());
-            byte[] bytes = body.toString().getBytes(StandardCharsets.ISO_8859_1);
+            NearMisses form = nearMisses(random, 5, 6000, 200, "abcdefgh");
             for (int chunk : new int[] {0, 1100, 3000, 7919}) {
-                assertThat(Parsed.parse(B, bytes, Limits.DEFAULTS, chunk)).extracting(Parsed::content)
-                        .as("round %d, chunks of %d", round, chunk).containsExactlyElementsOf(contents);
+                assertThat(Parsed.parse(B, form.body(), Limits.DEFAULTS, chunk)).extracting(Parsed::content)
+                        .as("round %d, chunks of %d", round, chunk).containsExactlyElementsOf(form.contents());
             }
         }
+    }
+
+    /** A form whose parts' contents, in order, are {@code contents}. */
+    record NearMisses(List<String> contents, byte[] body) {}
+
+    /**
+     * @return a form of up to {@code parts} parts, each up to {@code length} characters drawn from
+     *     the delimiter's own bytes and {@code letters}, with the delimiter itself cut short by one
+     *     to all but one of its bytes about once in {@code missEvery} characters
+     */
+    static NearMisses nearMisses(java.util.Random random, int parts, int length, int missEvery, String letters) {
+        String alphabet = "\r\n-" + B + letters;
+        List<String> contents = new java.util.ArrayList<>();
+        StringBuilder body = new StringBuilder();
+        for (int p = 0; p < 1 + random.nextInt(parts); p++) {
+            StringBuilder c = new StringBuilder();
+            int n = random.nextInt(length);
+            for (int i = 0; i < n; i++) {
+                if (random.nextInt(missEvery) == 0) c.append(("\r\n--" + B).substring(0, 1 + random.nextInt(B.length() + 3)));
+                else c.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String content = c.toString();
+            if (("\r\n" + content + "\r\n").contains("\r\n--" + B)) continue; // a real delimiter: not content
+            contents.add(content);
+            body.append(part("form-data; name=\"p" + p + "\"", content));
+        }
+        body.append(end());
+        return new NearMisses(contents, body.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     @Test

@@ -50,7 +50,7 @@ record Parsed(String name, Optional<String> filename, String contentType, List<M
             @Override
             public void partEnd() {
                 PartHead h = head[0];
-                out.add(new Parsed(h.name(), h.filename(), h.contentType(), h.headers(), content.toString(StandardCharsets.ISO_8859_1)));
+                out.add(new Parsed(h.name(), h.filename(), h.contentType(), h.fields(), content.toString(StandardCharsets.ISO_8859_1)));
                 head[0] = null;
             }
         });

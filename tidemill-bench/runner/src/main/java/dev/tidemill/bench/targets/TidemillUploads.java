@@ -108,22 +108,13 @@ public final class TidemillUploads {
 
     /** Non-blocking: the file part to a temp file through {@link Multipart.Sink#toFile}; answers its size, then deletes it. */
     static CompletionStage<String> filePartToFileSink(Request req) {
-        Path file = Path.of(System.getProperty("java.io.tmpdir"), "tidemill-upload-" + UUID.randomUUID() + ".bin");
+        Path file = tempPath();
         Multipart.FileSink sink = Multipart.Sink.toFile(file, UploadContract.MAX_BODY_BYTES);
-        return req.multipart(head -> head.name().equals(UploadContract.FILE_PART) ? sink : Multipart.Sink.skip()).thenApply(done -> {
-            if (sink.bytes() < 0) throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
-            try {
-                return Long.toString(Files.size(file));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).whenComplete((r, failure) -> {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return sizeThenDelete(req.multipart(head -> head.name().equals(UploadContract.FILE_PART) ? sink : Multipart.Sink.skip())
+                .thenApply(done -> {
+                    if (sink.bytes() < 0) throw new ProblemException(Problem.of(400, "no part named " + UploadContract.FILE_PART));
+                    return done;
+                }), file);
     }
 
     /** Blocking: reads the body through its stream, counting. */
@@ -157,8 +148,18 @@ public final class TidemillUploads {
 
     /** Non-blocking: transferTo a temp file; answers the file's size, then deletes it however the transfer ended. */
     static CompletionStage<String> transferToDisk(RequestBody body) {
-        Path file = Path.of(System.getProperty("java.io.tmpdir"), "tidemill-upload-" + UUID.randomUUID() + ".bin");
-        return body.transferTo(file, UploadContract.MAX_BODY_BYTES).thenApply(written -> {
+        Path file = tempPath();
+        return sizeThenDelete(body.transferTo(file, UploadContract.MAX_BODY_BYTES), file);
+    }
+
+    /** A temp file's path, not created: the non-blocking writers create it. */
+    private static Path tempPath() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "tidemill-upload-" + UUID.randomUUID() + ".bin");
+    }
+
+    /** Once {@code written} completes: the file's size as text; the file deleted however it ended. */
+    private static CompletionStage<String> sizeThenDelete(CompletionStage<?> written, Path file) {
+        return written.thenApply(done -> {
             try {
                 return Long.toString(Files.size(file));
             } catch (IOException e) {
