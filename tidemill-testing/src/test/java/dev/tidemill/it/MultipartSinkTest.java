@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the handler chose, whole and in order, for a streamed route and one whose body was read whole,
  * framed by Content-Length, by chunks of every size and gzip-coded; {@code Sink.toFile} writes the
  * file (owner-only) and deletes it when the form fails before its part ended; every refusal is the
- * problem the blocking reader gives, and the connection serves on.
+ * problem the blocking reader gives, and the connection serves on; over HTTP/2 too (curl, h2c).
  */
 @Timeout(120)
 class MultipartSinkTest {
@@ -269,6 +269,35 @@ class MultipartSinkTest {
             assertThat(r.status()).as("%s", r).isEqualTo(200);
             assertThat(r.json(Map.class)).isEqualTo(Map.of("fields", Map.of("title", "café", "tag", "a"), "bytes", 300_000));
         }
+    }
+
+    /** The same reader over HTTP/2 (h2c, curl): the stream's window is the flow control, the routes unchanged. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.it.Setup#modes")
+    void overHttp2CurlsFormReachesTheSameSinks(Setup s) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "curl is not installed");
+        try (TestClient c = start(s)) {
+            byte[] big = pattern(5_000_000, 5);
+            Path upload = Files.write(dir.resolve("big.bin"), big);
+            String base = "http://127.0.0.1:" + c.port();
+            String answer = curl("-w", " %{http_version}", "-F", "title=café", "-F", "file=@" + upload, base + "/upload");
+            assertThat(answer).endsWith(" 2");
+            assertThat(new tools.jackson.databind.ObjectMapper().readValue(answer.substring(0, answer.length() - 2), Map.class))
+                    .isEqualTo(Map.of("fields", Map.of("title", "café"), "bytes", 5_000_000));
+            String[] file = curl("-w", " %{http_version}", "-F", "doc=@" + upload, base + "/file").split(" ");
+            assertThat(file[0]).isEqualTo("5000000");
+            assertThat(file[1]).isEqualTo(sha(big));
+            assertThat(file[4]).isEqualTo("2");
+        }
+    }
+
+    static String curl(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--http2-prior-knowledge"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new String(out, StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest(name = "{0}")
