@@ -136,11 +136,20 @@ public final class ContentEncoding {
      * @return whether its bytes are compressed already (images other than SVG, audio, video, fonts, archives)
      */
     public static boolean alreadyCompressed(String contentType) {
-        String t = contentType.strip().toLowerCase(Locale.ROOT);
-        int semi = t.indexOf(';');
-        if (semi >= 0) t = t.substring(0, semi).strip();
-        if (t.startsWith("image/")) return !t.equals("image/svg+xml"); // SVG is XML text
-        if (t.startsWith("audio/") || t.startsWith("video/") || t.startsWith("font/")) return true;
+        // Region compares, and a String only for application/ types: every reply asks, and most
+        // are text/... with parameters, which a lower-cased copy and a substring made garbage of.
+        int from = 0;
+        int to = contentType.indexOf(';');
+        if (to < 0) to = contentType.length();
+        while (from < to && Character.isWhitespace(contentType.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(contentType.charAt(to - 1))) to--;
+        if (startsWith(contentType, from, to, "image/")) {
+            return !(to - from == 13 && startsWith(contentType, from, to, "image/svg+xml")); // SVG is XML text
+        }
+        if (startsWith(contentType, from, to, "audio/") || startsWith(contentType, from, to, "video/")
+                || startsWith(contentType, from, to, "font/")) return true;
+        if (!startsWith(contentType, from, to, "application/")) return false;
+        String t = contentType.substring(from, to).toLowerCase(Locale.ROOT);
         return switch (t) {
             case "application/zip", "application/gzip", "application/x-gzip", "application/zstd",
                  "application/x-bzip2", "application/x-xz", "application/x-7z-compressed",
@@ -150,5 +159,9 @@ public final class ContentEncoding {
                  "application/vnd.ms-fontobject" -> true;
             default -> false;
         };
+    }
+
+    private static boolean startsWith(String s, int from, int to, String lowerPrefix) {
+        return to - from >= lowerPrefix.length() && s.regionMatches(true, from, lowerPrefix, 0, lowerPrefix.length());
     }
 }

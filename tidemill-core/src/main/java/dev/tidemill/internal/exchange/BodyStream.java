@@ -32,7 +32,7 @@ public final class BodyStream {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
-    private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>(4); // grows when a slow reader lets pieces pile up; most bodies are a piece or two
     private final BodySource source;
     private final ByteBufAllocator alloc;
     private final int highWater;

@@ -6,6 +6,7 @@ import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
@@ -230,11 +231,11 @@ final class RequestDecoder extends HttpRequestDecoder {
             int valueEnd = f[4 * i + 3];
             while (valueStart < valueEnd && (h[valueStart] == ' ' || h[valueStart] == '\t')) valueStart++;
             while (valueEnd > valueStart && (h[valueEnd - 1] == ' ' || h[valueEnd - 1] == '\t')) valueEnd--;
-            headers.add(latin1(h, at, f[4 * i + 1]), latin1(h, valueStart, valueEnd));
+            headers.add(KnownNames.name(h, at, f[4 * i + 1]), latin1(h, valueStart, valueEnd));
         }
         int me = v.methodEnd();
         int te = v.targetEnd();
-        HttpMethod method = HttpMethod.valueOf(latin1(h, ms, me));
+        HttpMethod method = KnownNames.method(h, ms, me);
         String uri = latin1(h, me + 1, te);
         HttpVersion version = version(h, te + 1, v.versionEnd());
         buf.skipBytes(length);
@@ -260,7 +261,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         ownRemaining -= n;
         if (ownRemaining == 0) {
             inMessage = false;
-            out.add(new DefaultLastHttpContent(piece));
+            out.add(new DefaultLastHttpContent(piece, EmptyHttpHeaders.INSTANCE)); // no trailers: none of Netty's per-message empty headers
         } else {
             out.add(new DefaultHttpContent(piece));
         }

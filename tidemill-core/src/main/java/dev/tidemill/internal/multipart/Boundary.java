@@ -1,8 +1,5 @@
 package dev.tidemill.internal.multipart;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-
 /** The {@code boundary} parameter of a {@code multipart/form-data} content type, checked against RFC 2046 section 5.1.1. */
 final class Boundary {
     private Boundary() {}
@@ -16,9 +13,9 @@ final class Boundary {
      */
     static String of(String contentType) {
         int semi = contentType.indexOf(';');
-        Map<String, String> params;
+        HeaderParams params;
         try {
-            params = semi < 0 ? Map.of() : HeaderParams.parse(contentType, semi);
+            params = semi < 0 ? HeaderParams.NONE : HeaderParams.parse(contentType, semi);
         } catch (HeaderParams.Malformed e) {
             throw Refusal.malformed("Content-Type parameters: " + e.getMessage());
         }
@@ -45,7 +42,13 @@ final class Boundary {
 
     /** @param boundary a valid boundary @return the delimiter the body is scanned for: CRLF, {@code --}, the boundary */
     static byte[] delimiter(String boundary) {
-        return ("\r\n--" + boundary).getBytes(StandardCharsets.US_ASCII);
+        byte[] d = new byte[4 + boundary.length()];
+        d[0] = '\r';
+        d[1] = '\n';
+        d[2] = '-';
+        d[3] = '-';
+        for (int i = 0; i < boundary.length(); i++) d[4 + i] = (byte) boundary.charAt(i); // bchars are ASCII
+        return d;
     }
 
     /** @param contentType a {@code Content-Type} value @return whether its media type is {@code multipart/form-data} */

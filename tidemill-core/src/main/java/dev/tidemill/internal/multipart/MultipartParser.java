@@ -41,10 +41,11 @@ public final class MultipartParser {
 
     /** Below this many candidate starts one Horspool window searches; from it, four ({@link #find}). */
     private static final int LANES_FROM = 1024;
+    private static final int HEAD_BYTES = 128;
 
     private final byte[] delimiter;
-    /** The delimiter's bytes as a buffer, for handing on a held-back partial match that was content. */
-    private final ByteBuffer delimiterBytes;
+    /** The delimiter's bytes as a buffer, for handing on a held-back partial match that was content; made when first needed. */
+    private ByteBuffer delimiterBytes;
     /**
      * Horspool's skip per byte value: how far a window may move when its last byte is that value;
      * at most the delimiter's length (74), so bytes: a parser per form, and an int table was 1 KiB
@@ -66,7 +67,8 @@ public final class MultipartParser {
     /** Where the line after a boundary is: 0 nothing yet, 1 one '-', 2 in padding, 3 after CR. */
     private int lineState;
     private int padding;
-    private byte[] head = new byte[256];
+    /** A part's header block; 128 bytes hold a browser's usual block (name, file name, type) without growing. */
+    private byte[] head = new byte[HEAD_BYTES];
     private int headLength;
     private int parts;
     private PartHead current;
@@ -80,7 +82,6 @@ public final class MultipartParser {
     public MultipartParser(String boundary, Limits limits, PartListener listener) {
         if (!Boundary.valid(boundary)) throw new IllegalArgumentException("invalid boundary");
         this.delimiter = Boundary.delimiter(boundary);
-        this.delimiterBytes = ByteBuffer.wrap(delimiter).asReadOnlyBuffer();
         int last = delimiter.length - 1;
         Arrays.fill(skip, (byte) delimiter.length);
         for (int j = 0; j < last; j++) skip[delimiter[j] & 0xff] = (byte) (last - j);
@@ -195,7 +196,10 @@ public final class MultipartParser {
                 }
             } else {
                 // The held-back bytes were content after all; they precede everything of this chunk.
-                if (carried > 0) content(delimiterBytes, 0, carried);
+                if (carried > 0) {
+                    if (delimiterBytes == null) delimiterBytes = ByteBuffer.wrap(delimiter).asReadOnlyBuffer();
+                    content(delimiterBytes, 0, carried);
+                }
                 carried = 0;
                 matched = 0; // b[i] is looked at again: it may be the CR of the real delimiter
             }
@@ -349,7 +353,7 @@ public final class MultipartParser {
                 partBytes = 0;
                 state = State.CONTENT;
                 listener.partBegin(current);
-                if (head.length > 4096) head = new byte[256]; // a large block is not kept for the next part
+                if (head.length > 4096) head = new byte[HEAD_BYTES]; // a large block is not kept for the next part
                 return i;
             }
         }

@@ -47,39 +47,52 @@ final class PartHeaders {
         } catch (CharacterCodingException e) {
             throw Refusal.malformed("a part's headers are not UTF-8");
         }
-        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        // Indexes into the text, not a String per line, name and trimmed value: a String is made
+        // for each name (a constant for the two every part has) and value, nothing else.
+        List<Map.Entry<String, String>> headers = new ArrayList<>(4);
         String disposition = null;
         String contentType = null;
         int from = 0;
         while (from < text.length()) {
-            int eol = text.indexOf("\r\n", from);
-            String line = text.substring(from, eol); // the parser ends every line in CRLF
+            int eol = text.indexOf("\r\n", from); // the parser ends every line in CRLF
+            int lineStart = from;
             from = eol + 2;
-            if (line.isEmpty()) continue;
-            if (line.charAt(0) == ' ' || line.charAt(0) == '\t') {
+            if (eol == lineStart) continue;
+            if (text.charAt(lineStart) == ' ' || text.charAt(lineStart) == '\t') {
                 throw Refusal.malformed("a folded header line (obs-fold) in a part's headers");
             }
-            int colon = line.indexOf(':');
-            if (colon < 0) throw Refusal.malformed("a part header line without a colon");
-            String name = line.substring(0, colon);
-            if (!HeaderParams.isToken(name)) throw Refusal.malformed("a part header with an invalid name");
-            String value = line.substring(colon + 1).strip();
-            headers.add(Map.entry(name, value));
-            if (name.equalsIgnoreCase("content-disposition")) {
+            int colon = text.indexOf(':', lineStart);
+            if (colon < 0 || colon > eol) throw Refusal.malformed("a part header line without a colon");
+            if (!HeaderParams.isToken(text, lineStart, colon)) throw Refusal.malformed("a part header with an invalid name");
+            int valueStart = colon + 1;
+            int valueEnd = eol;
+            while (valueStart < valueEnd && Character.isWhitespace(text.charAt(valueStart))) valueStart++; // as strip() does
+            while (valueEnd > valueStart && Character.isWhitespace(text.charAt(valueEnd - 1))) valueEnd--;
+            String value = text.substring(valueStart, valueEnd);
+            if (named(text, lineStart, colon, CONTENT_DISPOSITION)) {
                 if (disposition != null) throw Refusal.malformed("a part with two Content-Disposition headers");
                 disposition = value;
-            } else if (name.equalsIgnoreCase("content-type")) {
+                headers.add(Map.entry(text.startsWith(CONTENT_DISPOSITION, lineStart) ? CONTENT_DISPOSITION : text.substring(lineStart, colon), value));
+            } else if (named(text, lineStart, colon, CONTENT_TYPE)) {
                 if (contentType != null) throw Refusal.malformed("a part with two Content-Type headers");
                 contentType = value;
+                headers.add(Map.entry(text.startsWith(CONTENT_TYPE, lineStart) ? CONTENT_TYPE : text.substring(lineStart, colon), value));
+            } else {
+                headers.add(Map.entry(text.substring(lineStart, colon), value));
             }
         }
         if (disposition == null) throw Refusal.malformed("a part without Content-Disposition");
         int semi = disposition.indexOf(';');
-        String type = (semi < 0 ? disposition : disposition.substring(0, semi)).strip();
-        if (!type.equalsIgnoreCase("form-data")) throw Refusal.malformed("a part whose Content-Disposition is not form-data");
-        Map<String, String> params;
+        int typeStart = 0;
+        int typeEnd = semi < 0 ? disposition.length() : semi;
+        while (typeStart < typeEnd && Character.isWhitespace(disposition.charAt(typeStart))) typeStart++;
+        while (typeEnd > typeStart && Character.isWhitespace(disposition.charAt(typeEnd - 1))) typeEnd--;
+        if (!named(disposition, typeStart, typeEnd, "form-data")) {
+            throw Refusal.malformed("a part whose Content-Disposition is not form-data");
+        }
+        HeaderParams params;
         try {
-            params = semi < 0 ? Map.of() : HeaderParams.parse(disposition, semi);
+            params = semi < 0 ? HeaderParams.NONE : HeaderParams.parse(disposition, semi);
         } catch (HeaderParams.Malformed e) {
             throw Refusal.malformed("Content-Disposition: " + e.getMessage());
         }
@@ -93,6 +106,14 @@ final class PartHeaders {
         String ct = contentType != null && !contentType.isEmpty() ? contentType
                 : filename.isPresent() ? "application/octet-stream" : "text/plain";
         return new PartHead(name, filename, ct, headers);
+    }
+
+    private static final String CONTENT_DISPOSITION = "Content-Disposition";
+    private static final String CONTENT_TYPE = "Content-Type";
+
+    /** @return whether {@code text[from, to)} is {@code name} in any case, as {@code equalsIgnoreCase} compares */
+    private static boolean named(String text, int from, int to, String name) {
+        return to - from == name.length() && text.regionMatches(true, from, name, 0, name.length());
     }
 
     /** CR, LF and NUL in a name end up in logs, headers and paths; no browser sends them raw (HTML percent-encodes). */
