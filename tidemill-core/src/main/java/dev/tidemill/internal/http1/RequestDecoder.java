@@ -3,6 +3,7 @@ package dev.tidemill.internal.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
@@ -239,11 +240,20 @@ final class RequestDecoder extends HttpRequestDecoder {
         String uri = latin1(h, me + 1, te);
         HttpVersion version = version(h, te + 1, v.versionEnd());
         buf.skipBytes(length);
+        partialReported = false;
+        headStarted = false;
+        if (contentLength > 0 && contentLength <= maxChunk && buf.readableBytes() >= contentLength) {
+            // The whole body came with the head (a small body in one read): one message, so the connection knows at
+            // the head that nothing more is to be read for this request. A streamed route then leaves the socket's
+            // read interest alone instead of clearing and setting it: two epoll_ctl calls per request, 10 % of the
+            // server's CPU on 1 KiB uploads (async-profiler cpu, IO mode, wrk -t1 -c4 15 s).
+            out.add(new DefaultFullHttpRequest(version, method, uri, buf.readRetainedSlice((int) contentLength), headers,
+                    EmptyHttpHeaders.INSTANCE));
+            return true;
+        }
         DefaultHttpRequest request = new DefaultHttpRequest(version, method, uri, headers);
         out.add(request);
         if (contentLength == 0 && asksUpgrade(request)) held = true;
-        partialReported = false;
-        headStarted = false;
         if (contentLength == 0) {
             out.add(LastHttpContent.EMPTY_LAST_CONTENT);
         } else {
