@@ -104,7 +104,7 @@ public final class PerformanceDoc {
             if (json == null) continue;
             b.append("\n## ").append(suite.getValue()).append("\n\nFrom `").append(json.toString().replace('\\', '/'))
                     .append("` (`./tidemill bench ").append(suite.getKey()).append("`, commit `")
-                    .append(ResultFile.gitCommitOf(json)).append("`).\n\n").append(body(json));
+                    .append(ResultFile.gitCommitOf(json)).append("`).\n\n").append(otherHost(result, json)).append(body(json));
             if (suite.getKey().equals("pages")) b.append(encodings(ResultFile.read(json)));
         }
         b.append("\n## Not measured yet\n\n");
@@ -172,6 +172,21 @@ public final class PerformanceDoc {
         if (!line.equals(OLD_NOT_BUILT) || !suites.contains("pages") || !suites.contains("streams")) return line;
         if (suites.contains("tls")) return "compression, SSE, WebSocket, TLS and HTTP/2 are measured in the sections above";
         return "TLS and HTTP/2 (not built yet); compression, SSE and WebSocket are measured in the sections above";
+    }
+
+    /**
+     * A suite run on another machine than the main run says so, with its own: absolute figures
+     * belong next to the host they were measured on, and compare only within their section.
+     */
+    static String otherHost(Result main, Path json) {
+        String cpu = ResultFile.fingerprintOf(json, "cpuModel");
+        Object mainCpu = main.fingerprint() == null ? null : main.fingerprint().get("cpuModel");
+        if (cpu.equals("unknown") || cpu.equals(String.valueOf(mainCpu))) return "";
+        return "Measured on another host than the Machine table above: " + cpu + ", "
+                + ResultFile.fingerprintOf(json, "cores") + " cores, " + ResultFile.fingerprintOf(json, "memory")
+                + " memory, kernel " + ResultFile.fingerprintOf(json, "kernel") + ", JDK "
+                + ResultFile.fingerprintOf(json, "jdkVersion") + " (the result file's fingerprint has the rest). Its figures "
+                + "compare with each other, not with other sections'.\n\n";
     }
 
     private static String commit(Map<String, Object> fingerprint) {

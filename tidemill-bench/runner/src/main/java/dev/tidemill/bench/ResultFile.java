@@ -135,6 +135,20 @@ public final class ResultFile {
     }
 
     /**
+     * @param json a result file
+     * @param key a fingerprint key ({@code cpuModel}, {@code cores}, ...)
+     * @return its value as text, or {@code unknown}
+     */
+    public static String fingerprintOf(Path json, String key) {
+        try {
+            tools.jackson.databind.JsonNode v = MAPPER.readTree(Files.readString(json)).path("fingerprint").path(key);
+            return v.isMissingNode() || v.isNull() ? "unknown" : v.asString();
+        } catch (IOException | tools.jackson.core.JacksonException e) {
+            return "unknown";
+        }
+    }
+
+    /**
      * @param dir the results directory
      * @param suite the suite name
      * @return the newest result file of that suite (names sort by time)
