@@ -155,6 +155,11 @@ public final class UploadsReport {
                 c.get("largeConnections"), c.get("warmupSeconds"), c.get("durationSeconds"), c.get("largeWarmupPerConnection"),
                 c.get("largeCountPerConnection"), c.get("generator"), c.get("peakRss"), c.get("tmpFilesystem"), c.get("serverCpus"),
                 c.get("loadGeneratorCpus"), c.get("jvmFlags"), tidemillModes(c), r.command()));
+        if (r.rounds() > 1) {
+            b.append(String.format(Locale.ROOT, "%d rounds, each running every target once, the order rotated by one target per "
+                    + "round; every figure of a row is the median over its rounds (errors and wrong counts summed), the goals are "
+                    + "judged on those medians, and each round's rows are in the result file (`roundRows`).%n%n", r.rounds()));
+        }
         b.append("## Results\n\n").append(markdown(r.rows()));
         b.append("\n## Goals\n\n").append(verdict(r.goals()));
         String table = goalsTable(r.goals());

@@ -29,12 +29,14 @@ import java.util.Locale;
  * @param largeCount measured uploads per connection of a large case
  * @param framing how bodies are framed
  * @param restartPerCase start the server afresh for every case, so its peak RSS is that case's
+ * @param rounds times every case is measured, each round running every target once in a rotated
+ *     order; a row of the report is the median over rounds (default 3, quick 1)
  * @param outDir where results go
  * @param repoRoot where the peers are looked for
  */
 public record UploadsSettings(boolean quick, List<String> targets, List<String> endpoints, List<Long> sizes, int connections,
                               int largeConnections, int warmupSeconds, int durationSeconds, int largeWarmup, int largeCount,
-                              UploadRequest.Framing framing, boolean restartPerCase, Path outDir, Path repoRoot) {
+                              UploadRequest.Framing framing, boolean restartPerCase, int rounds, Path outDir, Path repoRoot) {
     /** A size at or above this is run for a count instead of a time: 16 MiB. */
     public static final long LARGE_BYTES = 16L * 1024 * 1024;
     /** 1 KiB, 1 MiB, 100 MiB: the sizes. */
@@ -97,6 +99,9 @@ public record UploadsSettings(boolean quick, List<String> targets, List<String> 
         int largeWarmup = quick ? 0 : 3, largeCount = quick ? 1 : 25;
         UploadRequest.Framing framing = UploadRequest.Framing.CONTENT_LENGTH;
         boolean restart = !quick;
+        // Rounds: one run's 1 KiB rows moved by up to 2x between runs in the same hour on a 2-core VM
+        // (docs/upload-benchmarks.md); a median over 3 rounds in rotated order is what the server suites do.
+        int rounds = quick ? 1 : 3;
         Path out = Path.of("bench", "results");
         Path root = Path.of("");
         for (int i = 0; i < args.size(); i++) {
@@ -122,6 +127,7 @@ public record UploadsSettings(boolean quick, List<String> targets, List<String> 
                     case "target" -> false;
                     default -> throw new IllegalArgumentException("--restart is case or target");
                 };
+                case "--rounds" -> rounds = positive(value(args, ++i, a), a);
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--root" -> root = Path.of(value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a + " (uploads takes " + USAGE + ")");
@@ -129,13 +135,13 @@ public record UploadsSettings(boolean quick, List<String> targets, List<String> 
         }
         if (warmup < 0 || largeWarmup < 0) throw new IllegalArgumentException("warm-ups must be >= 0");
         return new UploadsSettings(quick, targets, endpoints, sizes, connections, largeConnections, warmup, duration, largeWarmup,
-                largeCount, framing, restart, out, root);
+                largeCount, framing, restart, rounds, out, root);
     }
 
     /** The options, for usage lines. */
     public static final String USAGE = "[--quick] [--targets a,b] [--endpoints raw-discard,raw-disk,multipart-discard,multipart-disk] "
             + "[--sizes 1KiB,1MiB,100MiB] [--connections N] [--large-connections N] [--warmup S] [--duration S] "
-            + "[--large-warmup N] [--large-count N] [--framing content-length|chunked] [--restart case|target] [--out DIR]";
+            + "[--large-warmup N] [--large-count N] [--framing content-length|chunked] [--restart case|target] [--rounds N] [--out DIR]";
 
     /** @param list sizes such as {@code 1KiB,1MiB,100MiB} or bytes @return them in bytes */
     static List<Long> sizes(String list) {

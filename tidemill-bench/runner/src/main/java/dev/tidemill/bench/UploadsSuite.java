@@ -70,6 +70,14 @@ public final class UploadsSuite {
     }
 
     /**
+     * A row as measured in one round.
+     *
+     * @param round 1 for the first round
+     * @param row the row
+     */
+    public record RoundRow(int round, Row row) {}
+
+    /**
      * What the suite wrote.
      *
      * @param suite {@code uploads} or {@code uploads-quick}
@@ -81,20 +89,24 @@ public final class UploadsSuite {
      * @param preflight checks
      * @param configuration settings and method
      * @param targets per target: command line, endpoints served, check problems
-     * @param rows the cases
+     * @param rounds rounds run
+     * @param rows the cases: per target, size and endpoint the median over rounds
+     * @param roundRows every round's rows
      * @param goals the issue's goals per case
      * @param notMeasured what was not measured, and why
      * @param failures what fails the run (wrong counts, failed checks)
      */
     public record Result(String suite, boolean quick, String startedUtc, String finishedUtc, String command,
                          Map<String, Object> fingerprint, List<Check> preflight, Map<String, Object> configuration,
-                         List<Map<String, Object>> targets, List<Row> rows, List<UploadsReport.Goal> goals, List<String> notMeasured,
+                         List<Map<String, Object>> targets, int rounds, List<Row> rows, List<RoundRow> roundRows,
+                         List<UploadsReport.Goal> goals, List<String> notMeasured,
                          List<String> failures) {}
 
     private final UploadsSettings settings;
     private final String command;
     private final PrintStream out;
-    private final List<Row> rows = new ArrayList<>();
+    private final List<RoundRow> rows = new ArrayList<>();
+    private int round;
     private final List<String> notMeasured = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
 
@@ -135,22 +147,29 @@ public final class UploadsSuite {
             throw new UncheckedIOException(e);
         }
         List<Map<String, Object>> records = new ArrayList<>();
-        for (Target t : targets) {
-            Map<String, Object> rec = new LinkedHashMap<>();
-            rec.put("target", t.name());
-            records.add(rec);
-            try {
-                measure(t, endpoints, cpus, work.resolve(t.name()), rec);
-            } catch (RuntimeException e) {
-                out.println("FAILED " + t.name() + ": " + e.getMessage());
-                rec.put("failed", e.getMessage());
-                failures.add(t.name() + ": " + e.getMessage());
+        for (round = 1; round <= settings.rounds(); round++) {
+            if (settings.rounds() > 1) out.printf(Locale.ROOT, "round %d of %d%n", round, settings.rounds());
+            // Rotated by one per round, so that no target is always measured first or last when the host drifts.
+            for (int k = 0; k < targets.size(); k++) {
+                Target t = targets.get((k + round - 1) % targets.size());
+                Map<String, Object> rec = new LinkedHashMap<>();
+                rec.put("target", t.name());
+                if (round == 1) records.add(rec);
+                try {
+                    measure(t, endpoints, cpus, work.resolve("round-" + round).resolve(t.name()), rec);
+                } catch (RuntimeException e) {
+                    out.println("FAILED " + t.name() + ": " + e.getMessage());
+                    rec.put("failed", e.getMessage());
+                    failures.add(t.name() + (settings.rounds() > 1 ? " (round " + round + ")" : "") + ": " + e.getMessage());
+                }
             }
         }
         Map<String, Object> conf = configuration(cpus);
-        List<UploadsReport.Goal> goals = UploadsReport.goals(rows);
+        List<Row> medians = medians(rows);
+        List<UploadsReport.Goal> goals = UploadsReport.goals(medians);
         Result result = new Result(settings.suite(), settings.quick(), started, Instant.now().toString(), command, fingerprint,
-                preflight, conf, records, List.copyOf(rows), goals, List.copyOf(notMeasured), List.copyOf(failures));
+                preflight, conf, records, settings.rounds(), medians, List.copyOf(rows), goals,
+                notMeasured.stream().distinct().toList(), List.copyOf(failures));
         Path json = ResultFile.write(settings.outDir(), result.suite(), result, UploadsReport.page(result));
         out.println();
         out.print(UploadsReport.markdown(result.rows()));
@@ -279,7 +298,7 @@ public final class UploadsSuite {
             }
             Row r = row(name, e.name(), size, settings.framing(), conns, p, ProcessCpu.micros(s1 - s0) / 1e6, hwm, errors, mismatches,
                     tempFilesLeft(tmp), busy, problems);
-            rows.add(r);
+            rows.add(new RoundRow(round, r));
             if (mismatches > 0) failures.add(name + " " + e.name() + " " + UploadsSettings.label(size) + ": " + mismatches
                     + " answers with a wrong count, e.g. " + problems);
             out.printf(Locale.ROOT, "  %-22s %-8s %-18s %9.1f MB/s  server %7.2f ms/MiB  %8.1f MB/CPU-s  peak RSS %6.1f MiB  "
@@ -304,6 +323,44 @@ public final class UploadsSuite {
                 mib > 0 ? 1000 * serverCpuSeconds / mib : Double.NaN, serverCpuSeconds > 0 ? mb / serverCpuSeconds : Double.NaN,
                 peakRssKb, errors, mismatches, tempFilesLeft, clientBusy, clientBusy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT,
                 List.copyOf(problems.subList(0, Math.min(problems.size(), 10))));
+    }
+
+    /**
+     * @param all every round's rows
+     * @return per target, size and endpoint (in first-measured order) one row whose every figure is
+     *     the median over its rounds; errors and wrong counts are summed, temp files left the most
+     *     of any round, problems the first of each round
+     */
+    static List<Row> medians(List<RoundRow> all) {
+        Map<String, List<Row>> byCase = new LinkedHashMap<>();
+        for (RoundRow rr : all) {
+            Row r = rr.row();
+            byCase.computeIfAbsent(r.target() + " " + r.sizeBytes() + " " + r.endpoint(), k -> new ArrayList<>()).add(r);
+        }
+        List<Row> out = new ArrayList<>();
+        for (List<Row> rs : byCase.values()) {
+            Row f = rs.getFirst();
+            if (rs.size() == 1) {
+                out.add(f);
+                continue;
+            }
+            double busy = median(rs, Row::clientCpusBusyPercent);
+            List<String> problems = rs.stream().flatMap(r -> r.problems().stream().limit(3)).limit(10).toList();
+            out.add(new Row(f.target(), f.endpoint(), f.sizeBytes(), f.framing(), f.connections(), Math.round(median(rs, Row::uploads)),
+                    Math.round(median(rs, Row::fileBytes)), median(rs, Row::seconds), median(rs, Row::mbPerSec),
+                    median(rs, Row::serverCpuSeconds), median(rs, Row::serverCpuMsPerMiB), median(rs, Row::mbPerServerCpuSecond),
+                    Math.round(median(rs, Row::peakRssKb)), rs.stream().mapToLong(Row::errors).sum(),
+                    rs.stream().mapToLong(Row::mismatches).sum(), rs.stream().mapToLong(Row::tempFilesLeft).max().orElse(0), busy,
+                    busy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT, problems));
+        }
+        return out;
+    }
+
+    /** @return the median of a figure (the mean of the middle two for an even count) */
+    static double median(List<Row> rows, java.util.function.ToDoubleFunction<Row> figure) {
+        double[] v = rows.stream().mapToDouble(figure).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** @return VmHWM of the process, KiB, or -1 */
@@ -361,6 +418,9 @@ public final class UploadsSuite {
         conf.put("durationSeconds", settings.durationSeconds());
         conf.put("largeWarmupPerConnection", settings.largeWarmup());
         conf.put("largeCountPerConnection", settings.largeCount());
+        conf.put("rounds", settings.rounds());
+        conf.put("order", "each round runs every target once, the order rotated by one target per round; a row is the median over "
+                + "rounds of each figure (errors and wrong counts summed), every round's rows are in roundRows");
         conf.put("peakRss", settings.restartPerCase() ? "VmHWM of a server started afresh for the case (its start, warm-up and window)"
                 : "VmHWM of one server start per target: a case's figure is the peak over it and every case before it");
         conf.put("tmpFilesystem", filesystem());

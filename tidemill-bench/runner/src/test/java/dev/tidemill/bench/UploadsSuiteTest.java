@@ -107,8 +107,48 @@ class UploadsSuiteTest {
         conf.put("jvmFlags", TargetCatalog.JVM_FLAGS);
         List<UploadsSuite.Row> rows = rows();
         return new UploadsSuite.Result("uploads", false, "2026-12-01T00:00:00Z", "2026-12-01T00:15:00Z", "./tidemill bench uploads",
-                Map.of("cpuModel", "test cpu", "gitCommit", "abc"), List.of(), conf, List.of(Map.of("target", "jetty")), rows,
-                UploadsReport.goals(rows), List.of("helidon: multipart-discard (POST /multipart/discard answers 404: not served)"), List.of());
+                Map.of("cpuModel", "test cpu", "gitCommit", "abc"), List.of(), conf, List.of(Map.of("target", "jetty")), 3,
+                UploadsSuite.medians(rounds(rows)), rounds(rows), UploadsReport.goals(UploadsSuite.medians(rounds(rows))), List.of("helidon: multipart-discard (POST /multipart/discard answers 404: not served)"), List.of());
+    }
+
+    /** The rows three times: once as they are, once with a tenth more CPU and RSS, once with a tenth less. */
+    static List<UploadsSuite.RoundRow> rounds(List<UploadsSuite.Row> rows) {
+        List<UploadsSuite.RoundRow> out = new java.util.ArrayList<>();
+        double[] scale = {1.1, 1.0, 0.9};
+        for (int round = 1; round <= 3; round++) {
+            double f = scale[round - 1];
+            for (UploadsSuite.Row r : rows) {
+                UploadLoad.Phase p = new UploadLoad.Phase(r.uploads(), r.fileBytes(), r.errors(), r.mismatches(), (long) (r.seconds() * 1e9),
+                        r.problems());
+                out.add(new UploadsSuite.RoundRow(round, UploadsSuite.row(r.target(), r.endpoint(), r.sizeBytes(),
+                        UploadRequest.Framing.CONTENT_LENGTH, r.connections(), p, r.serverCpuSeconds() * f, Math.round(r.peakRssKb() * f),
+                        r.errors(), r.mismatches(), r.tempFilesLeft(), r.clientCpusBusyPercent(), r.problems())));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aRowIsTheMedianOfItsRoundsAndErrorsAddUp() {
+        List<UploadsSuite.Row> medians = UploadsSuite.medians(rounds(rows()));
+        assertThat(medians).hasSize(rows().size());
+        assertThat(medians.stream().map(UploadsSuite.Row::target).toList()).isEqualTo(rows().stream().map(UploadsSuite.Row::target).toList());
+        UploadsSuite.Row jetty = medians.get(2);
+        assertThat(jetty.target()).isEqualTo("jetty");
+        assertThat(jetty.serverCpuSeconds()).isEqualTo(0.45);
+        assertThat(jetty.peakRssKb()).isEqualTo(90 * 1024);
+        UploadsSuite.Row failing = medians.get(6);
+        assertThat(failing.errors()).as("errors summed over rounds").isEqualTo(30);
+        assertThat(failing.clean()).isFalse();
+        // an even count: the mean of the middle two
+        List<UploadsSuite.RoundRow> two = rounds(rows()).stream().filter(r -> r.round() != 2).toList();
+        assertThat(UploadsSuite.medians(two).get(2).serverCpuSeconds()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(1e-9));
+        UploadsSuite.Row skewed = UploadsSuite.medians(List.of(
+                new UploadsSuite.RoundRow(1, row("jetty", "raw-discard", MIB, 0.1, 100)),
+                new UploadsSuite.RoundRow(2, row("jetty", "raw-discard", MIB, 0.5, 300)),
+                new UploadsSuite.RoundRow(3, row("jetty", "raw-discard", MIB, 9.0, 200)))).getFirst();
+        assertThat(skewed.serverCpuSeconds()).as("one wild round does not move the median").isEqualTo(0.5);
+        assertThat(skewed.peakRssKb()).isEqualTo(200);
     }
 
     @Test
@@ -117,6 +157,8 @@ class UploadsSuiteTest {
         Path json = ResultFile.write(dir, r.suite(), r, UploadsReport.page(r));
         UploadsSuite.Result back = ResultFile.read(json, UploadsSuite.Result.class);
         assertThat(back.rows()).isEqualTo(r.rows());
+        assertThat(back.roundRows()).isEqualTo(r.roundRows());
+        assertThat(back.rounds()).isEqualTo(3);
         assertThat(back.goals()).isEqualTo(r.goals());
         assertThat(back.notMeasured()).isEqualTo(r.notMeasured());
         assertThat(back.failures()).isEmpty();
@@ -132,7 +174,8 @@ class UploadsSuiteTest {
         String body = PerformanceDoc.body(json);
         assertThat(body).doesNotContain("# Tidemill bench, uploads suite").contains("### Results", "### Goals", "### Not measured")
                 .contains("| 1 MiB | raw-discard | jetty | 4 | 100 | 52.4 | 4.50 | 233.0 | 90.0 | 0 |  |")
-                .contains("Command: `./tidemill bench uploads`", "Temp files on ext4", "Sizes 1 KiB, 1 MiB;");
+                .contains("Command: `./tidemill bench uploads`", "Temp files on ext4", "Sizes 1 KiB, 1 MiB;")
+                .contains("3 rounds, each running every target once");
         assertThat(Files.readString(json)).contains("\"mbPerServerCpuSecond\"");
     }
 
@@ -148,6 +191,9 @@ class UploadsSuiteTest {
         UploadsSettings full = UploadsSettings.parse(List.of());
         assertThat(full.sizes()).isEqualTo(UploadsSettings.SIZES);
         assertThat(full.restartPerCase()).isTrue();
+        assertThat(full.rounds()).isEqualTo(3);
+        assertThat(UploadsSettings.parse(List.of("--quick")).rounds()).isEqualTo(1);
+        assertThat(UploadsSettings.parse(List.of("--rounds", "5")).rounds()).isEqualTo(5);
         assertThat(UploadsSettings.parse(List.of("--quick")).suite()).isEqualTo("uploads-quick");
         assertThat(UploadsSettings.label(100 * MIB)).isEqualTo("100 MiB");
         assertThatThrownBy(() -> UploadsSettings.parse(List.of("--endpoints", "nope"))).isInstanceOf(IllegalArgumentException.class)
