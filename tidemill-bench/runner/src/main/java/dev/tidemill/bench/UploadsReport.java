@@ -3,6 +3,7 @@ package dev.tidemill.bench;
 import dev.tidemill.bench.UploadsSettings.Endpoint;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +41,44 @@ public final class UploadsReport {
     /** @return whether a row is one of Tidemill's (its targets are named {@code tidemill-<mode>}) */
     static boolean tidemill(UploadsSuite.Row r) {
         return r.target().equals("tidemill") || r.target().startsWith("tidemill-");
+    }
+
+    /**
+     * @param all every round's rows
+     * @return per target, size and endpoint (in first-measured order) one row whose every figure is
+     *     the median over its rounds; errors and wrong counts are summed, temp files left the most
+     *     of any round, problems the first of each round
+     */
+    static List<UploadsSuite.Row> medians(List<UploadsSuite.RoundRow> all) {
+        Map<String, List<UploadsSuite.Row>> byCase = new LinkedHashMap<>();
+        for (UploadsSuite.RoundRow rr : all) {
+            UploadsSuite.Row r = rr.row();
+            byCase.computeIfAbsent(r.target() + " " + r.sizeBytes() + " " + r.endpoint(), k -> new ArrayList<>()).add(r);
+        }
+        List<UploadsSuite.Row> out = new ArrayList<>();
+        for (List<UploadsSuite.Row> rs : byCase.values()) {
+            UploadsSuite.Row f = rs.getFirst();
+            if (rs.size() == 1) {
+                out.add(f);
+                continue;
+            }
+            double busy = median(rs, UploadsSuite.Row::clientCpusBusyPercent);
+            List<String> problems = rs.stream().flatMap(r -> r.problems().stream().limit(3)).limit(10).toList();
+            out.add(new UploadsSuite.Row(f.target(), f.endpoint(), f.sizeBytes(), f.framing(), f.connections(), Math.round(median(rs, UploadsSuite.Row::uploads)),
+                    Math.round(median(rs, UploadsSuite.Row::fileBytes)), median(rs, UploadsSuite.Row::seconds), median(rs, UploadsSuite.Row::mbPerSec),
+                    median(rs, UploadsSuite.Row::serverCpuSeconds), median(rs, UploadsSuite.Row::serverCpuMsPerMiB), median(rs, UploadsSuite.Row::mbPerServerCpuSecond),
+                    Math.round(median(rs, UploadsSuite.Row::peakRssKb)), rs.stream().mapToLong(UploadsSuite.Row::errors).sum(),
+                    rs.stream().mapToLong(UploadsSuite.Row::mismatches).sum(), rs.stream().mapToLong(UploadsSuite.Row::tempFilesLeft).max().orElse(0), busy,
+                    busy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT, problems));
+        }
+        return out;
+    }
+
+    /** @return the median of a figure (the mean of the middle two for an even count) */
+    static double median(List<UploadsSuite.Row> rows, java.util.function.ToDoubleFunction<UploadsSuite.Row> figure) {
+        double[] v = rows.stream().mapToDouble(figure).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /**

@@ -69,12 +69,7 @@ public final class UploadsSuite {
         }
     }
 
-    /**
-     * A row as measured in one round.
-     *
-     * @param round 1 for the first round
-     * @param row the row
-     */
+    /** A row as measured in round {@code round} (1 for the first). */
     public record RoundRow(int round, Row row) {}
 
     /**
@@ -165,7 +160,7 @@ public final class UploadsSuite {
             }
         }
         Map<String, Object> conf = configuration(cpus);
-        List<Row> medians = medians(rows);
+        List<Row> medians = UploadsReport.medians(rows);
         List<UploadsReport.Goal> goals = UploadsReport.goals(medians);
         Result result = new Result(settings.suite(), settings.quick(), started, Instant.now().toString(), command, fingerprint,
                 preflight, conf, records, settings.rounds(), medians, List.copyOf(rows), goals,
@@ -323,44 +318,6 @@ public final class UploadsSuite {
                 mib > 0 ? 1000 * serverCpuSeconds / mib : Double.NaN, serverCpuSeconds > 0 ? mb / serverCpuSeconds : Double.NaN,
                 peakRssKb, errors, mismatches, tempFilesLeft, clientBusy, clientBusy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT,
                 List.copyOf(problems.subList(0, Math.min(problems.size(), 10))));
-    }
-
-    /**
-     * @param all every round's rows
-     * @return per target, size and endpoint (in first-measured order) one row whose every figure is
-     *     the median over its rounds; errors and wrong counts are summed, temp files left the most
-     *     of any round, problems the first of each round
-     */
-    static List<Row> medians(List<RoundRow> all) {
-        Map<String, List<Row>> byCase = new LinkedHashMap<>();
-        for (RoundRow rr : all) {
-            Row r = rr.row();
-            byCase.computeIfAbsent(r.target() + " " + r.sizeBytes() + " " + r.endpoint(), k -> new ArrayList<>()).add(r);
-        }
-        List<Row> out = new ArrayList<>();
-        for (List<Row> rs : byCase.values()) {
-            Row f = rs.getFirst();
-            if (rs.size() == 1) {
-                out.add(f);
-                continue;
-            }
-            double busy = median(rs, Row::clientCpusBusyPercent);
-            List<String> problems = rs.stream().flatMap(r -> r.problems().stream().limit(3)).limit(10).toList();
-            out.add(new Row(f.target(), f.endpoint(), f.sizeBytes(), f.framing(), f.connections(), Math.round(median(rs, Row::uploads)),
-                    Math.round(median(rs, Row::fileBytes)), median(rs, Row::seconds), median(rs, Row::mbPerSec),
-                    median(rs, Row::serverCpuSeconds), median(rs, Row::serverCpuMsPerMiB), median(rs, Row::mbPerServerCpuSecond),
-                    Math.round(median(rs, Row::peakRssKb)), rs.stream().mapToLong(Row::errors).sum(),
-                    rs.stream().mapToLong(Row::mismatches).sum(), rs.stream().mapToLong(Row::tempFilesLeft).max().orElse(0), busy,
-                    busy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT, problems));
-        }
-        return out;
-    }
-
-    /** @return the median of a figure (the mean of the middle two for an even count) */
-    static double median(List<Row> rows, java.util.function.ToDoubleFunction<Row> figure) {
-        double[] v = rows.stream().mapToDouble(figure).sorted().toArray();
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** @return VmHWM of the process, KiB, or -1 */

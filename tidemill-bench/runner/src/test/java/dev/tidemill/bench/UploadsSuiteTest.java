@@ -108,7 +108,7 @@ class UploadsSuiteTest {
         List<UploadsSuite.Row> rows = rows();
         return new UploadsSuite.Result("uploads", false, "2026-12-01T00:00:00Z", "2026-12-01T00:15:00Z", "./tidemill bench uploads",
                 Map.of("cpuModel", "test cpu", "gitCommit", "abc"), List.of(), conf, List.of(Map.of("target", "jetty")), 3,
-                UploadsSuite.medians(rounds(rows)), rounds(rows), UploadsReport.goals(UploadsSuite.medians(rounds(rows))), List.of("helidon: multipart-discard (POST /multipart/discard answers 404: not served)"), List.of());
+                UploadsReport.medians(rounds(rows)), rounds(rows), UploadsReport.goals(UploadsReport.medians(rounds(rows))), List.of("helidon: multipart-discard (POST /multipart/discard answers 404: not served)"), List.of());
     }
 
     /** The rows three times: once as they are, once with a tenth more CPU and RSS, once with a tenth less. */
@@ -130,7 +130,7 @@ class UploadsSuiteTest {
 
     @Test
     void aRowIsTheMedianOfItsRoundsAndErrorsAddUp() {
-        List<UploadsSuite.Row> medians = UploadsSuite.medians(rounds(rows()));
+        List<UploadsSuite.Row> medians = UploadsReport.medians(rounds(rows()));
         assertThat(medians).hasSize(rows().size());
         assertThat(medians.stream().map(UploadsSuite.Row::target).toList()).isEqualTo(rows().stream().map(UploadsSuite.Row::target).toList());
         UploadsSuite.Row jetty = medians.get(2);
@@ -142,8 +142,8 @@ class UploadsSuiteTest {
         assertThat(failing.clean()).isFalse();
         // an even count: the mean of the middle two
         List<UploadsSuite.RoundRow> two = rounds(rows()).stream().filter(r -> r.round() != 2).toList();
-        assertThat(UploadsSuite.medians(two).get(2).serverCpuSeconds()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(1e-9));
-        UploadsSuite.Row skewed = UploadsSuite.medians(List.of(
+        assertThat(UploadsReport.medians(two).get(2).serverCpuSeconds()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(1e-9));
+        UploadsSuite.Row skewed = UploadsReport.medians(List.of(
                 new UploadsSuite.RoundRow(1, row("jetty", "raw-discard", MIB, 0.1, 100)),
                 new UploadsSuite.RoundRow(2, row("jetty", "raw-discard", MIB, 0.5, 300)),
                 new UploadsSuite.RoundRow(3, row("jetty", "raw-discard", MIB, 9.0, 200)))).getFirst();
