@@ -97,8 +97,8 @@ class GracefulShutdownTest {
     void streamInProgressFinishesDuringTheGrace(Setup setup) throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
+            stream.set(out); // before the write: the client can read the chunk before this line runs
             out.write("before ");
-            stream.set(out);
         })))) {
             Server server = client.server();
             try (var s = client.stream(TestRequest.get("/stream"))) {
@@ -122,8 +122,8 @@ class GracefulShutdownTest {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = Setup.onDefaultTransport(ExecutionMode.VIRTUAL).start(app ->
                 app.get("/stream", req -> Response.stream("text/plain", out -> {
+                    stream.set(out); // never closed; set before the write, which the client can read first
                     out.write("endless ");
-                    stream.set(out); // never closed
                 })))) {
             Server server = client.server();
             try (var s = client.stream(TestRequest.get("/stream"))) {

@@ -118,8 +118,8 @@ class StreamingResponseTest {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> {
             app.get("/stream", req -> Response.stream("text/plain", out -> {
+                stream.set(out); // before the write: the client can read "first" before this line runs
                 out.write("first\n");
-                stream.set(out);
             }));
             app.get("/ok", req -> "ok");
         })) {
