@@ -255,14 +255,17 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         BodyStreaming s = new BodyStreaming(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
                 declared, HeadChecks.expectsContinue(req), server.bodyBytesHeld());
         ex.bodyStream(s.stream(), declared);
-        if (HeadChecks.hasBody(req)) {
+        if (req instanceof LastHttpContent whole) {
+            // The whole body came with the head (a small body in one read): it goes into the stream before the handler
+            // runs, so the handler finds it there and ends without waiting, asking for more or a task on this loop;
+            // nothing is held back from the socket either (toggling its read interest costs two epoll_ctl calls).
+            // reading stays READ_HEAD: handle() passes this same message to onContent, which must not feed it again.
+            s.piece(whole); // COMPLETE: its Content-Length passed RouteGate.route, so never over the limit
+        } else if (HeadChecks.hasBody(req)) {
             streaming = s;
             current = ex;
             reading = STREAM_BODY;
-            // Nothing more is read until the reader asks; unless the whole body came with the head (a small body in
-            // one read), when there is nothing to hold back and toggling the socket's read interest would cost two
-            // epoll_ctl calls per request.
-            if (!(req instanceof LastHttpContent)) ctx.channel().config().setAutoRead(false);
+            ctx.channel().config().setAutoRead(false); // nothing more is read until the reader asks
         } else {
             s.stop();
             s.stream().end();
