@@ -31,7 +31,8 @@ public final class BodyStream {
     private static final int COALESCE_BUFFER = 16 * 1024;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
+    /** Where a blocking reader waits; made by the first that has to (most bodies are read without waiting). */
+    private Condition arrived;
     private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>(4); // grows when a slow reader lets pieces pile up; most bodies are a piece or two
     private final BodySource source;
     private final ByteBufAllocator alloc;
@@ -85,7 +86,7 @@ public final class BodyStream {
                 waiting = null;
             } else {
                 enqueue(piece);
-                arrived.signalAll();
+                signal();
             }
             more = buffered < highWater;
             if (!more) paused = true;
@@ -118,6 +119,52 @@ public final class BodyStream {
         queue.add(piece);
     }
 
+    /**
+     * Hands the whole body at once, before the reader runs (it came with its head), and ends it. It
+     * is queued as it is, a view of the transport's read buffer, without the copy {@link #offer}
+     * makes of a small piece: a reader that takes it at once (an IO-mode handler, during dispatch)
+     * costs no copy; {@link #settle} copies it if the reader did not.
+     *
+     * @param body the body's bytes; the stream owns them
+     */
+    public void offerWhole(ByteBuf body) {
+        lock.lock();
+        try {
+            int n = body.readableBytes();
+            if (n > 0) {
+                buffered += n;
+                held.add(n);
+                queue.add(body);
+            } else {
+                body.release();
+            }
+            ended = true;
+            paused = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * After the reader's first turn: a small piece it did not take yet is copied out of the read
+     * buffer it is a view of, so a slow reader holds the bytes it counts (as {@link #offer} would
+     * have), not the larger buffer around them.
+     */
+    public void settle() {
+        lock.lock();
+        try {
+            ByteBuf b = queue.peek();
+            if (b == null || b == coalescing || b.readableBytes() >= SMALL_PIECE) return;
+            queue.poll();
+            ByteBuf copy = alloc.buffer(b.readableBytes(), b.readableBytes());
+            copy.writeBytes(b);
+            b.release();
+            queue.addFirst(copy);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The body's last byte was offered. */
     public void end() {
         CompletableFuture<ByteBuf> w;
@@ -128,7 +175,7 @@ public final class BodyStream {
             paused = false; // nothing more to ask the transport for
             w = waiting;
             waiting = null;
-            arrived.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
@@ -150,7 +197,7 @@ public final class BodyStream {
             w = waiting;
             waiting = null;
             dropQueued();
-            arrived.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
@@ -202,12 +249,44 @@ public final class BodyStream {
                     continue;
                 }
                 try {
+                    if (arrived == null) arrived = lock.newCondition();
                     arrived.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted while reading the request body");
                 }
             }
+        } finally {
+            lock.unlock();
+            if (took > 0) source.taken(took);
+            if (ask) source.demand();
+        }
+    }
+
+    /** What {@link #takeNow} returns at the end of the body. */
+    static final ByteBuf END = io.netty.buffer.Unpooled.EMPTY_BUFFER;
+
+    /**
+     * Takes a piece that is already there, without waiting: {@link #takeLater} without a future
+     * when nothing has to arrive (a small body is whole at dispatch).
+     *
+     * @return the next piece (the caller releases it), {@link #END} at the end, or null when
+     *     nothing is there yet (then {@link #takeLater})
+     * @throws ProblemException the problem the body failed with
+     */
+    ByteBuf takeNow() {
+        boolean ask = false;
+        int took = 0;
+        lock.lock();
+        try {
+            if (failure != null) throw failure;
+            ByteBuf b = poll();
+            if (b != null) {
+                ask = resumeIfDrained();
+                took = b.readableBytes();
+                return b;
+            }
+            return ended ? END : null;
         } finally {
             lock.unlock();
             if (took > 0) source.taken(took);
@@ -264,6 +343,10 @@ public final class BodyStream {
     /** @return whether the reader runs on the transport's thread */
     boolean onTransportThread() {
         return source.onTransportThread();
+    }
+
+    private void signal() {
+        if (arrived != null) arrived.signalAll();
     }
 
     private ByteBuf poll() {

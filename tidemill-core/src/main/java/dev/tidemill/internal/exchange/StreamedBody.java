@@ -190,32 +190,31 @@ final class StreamedBody implements RequestBody {
     private void visit(Consumer<ByteBuffer> consumer, long seen, CompletableFuture<Long> result) {
         long n = seen;
         while (true) {
-            CompletableFuture<ByteBuf> f = stream.takeLater();
-            if (f.isDone()) {
-                ByteBuf b;
-                try {
-                    b = f.join();
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(e.getCause() != null ? e.getCause() : e);
-                    return;
-                }
-                if (b == null) {
-                    result.complete(n);
-                    return;
-                }
+            ByteBuf b;
+            try {
+                b = stream.takeNow(); // no future while pieces are there: a small body is whole at dispatch
+            } catch (ProblemException e) {
+                result.completeExceptionally(e);
+                return;
+            }
+            if (b == BodyStream.END) {
+                result.complete(n);
+                return;
+            }
+            if (b != null) {
                 long m = hand(consumer, b, result);
                 if (m < 0) return;
                 n += m;
                 continue;
             }
             long sofar = n;
-            f.whenComplete((b, error) -> {
+            stream.takeLater().whenComplete((piece, error) -> {
                 if (error != null) {
                     result.completeExceptionally(error);
-                } else if (b == null) {
+                } else if (piece == null) {
                     result.complete(sofar);
                 } else {
-                    long m = hand(consumer, b, result);
+                    long m = hand(consumer, piece, result);
                     if (m >= 0) visit(consumer, sofar + m, result);
                 }
             });

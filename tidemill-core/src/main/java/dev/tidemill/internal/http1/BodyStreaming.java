@@ -106,6 +106,16 @@ final class BodyStreaming implements BodySource {
         return Outcome.MORE;
     }
 
+    /**
+     * The whole body, which came with the head: into the stream as it is, and ended. Never over the
+     * limit: its {@code Content-Length} passed the route's check.
+     */
+    void whole(HttpContent body) {
+        seen = body.content().readableBytes();
+        done = true;
+        stream.offerWhole(body.content().retain());
+    }
+
     /** The body will not be read on (the connection closed, or it failed): nothing more is asked of the socket. */
     void stop() {
         done = true;

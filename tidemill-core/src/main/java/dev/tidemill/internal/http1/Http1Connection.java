@@ -255,12 +255,13 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         BodyStreaming s = new BodyStreaming(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
                 declared, HeadChecks.expectsContinue(req), server.bodyBytesHeld());
         ex.bodyStream(s.stream(), declared);
-        if (req instanceof LastHttpContent whole) {
+        boolean whole = req instanceof LastHttpContent;
+        if (whole) {
             // The whole body came with the head (a small body in one read): it goes into the stream before the handler
             // runs, so the handler finds it there and ends without waiting, asking for more or a task on this loop;
             // nothing is held back from the socket either (toggling its read interest costs two epoll_ctl calls).
             // reading stays READ_HEAD: handle() passes this same message to onContent, which must not feed it again.
-            s.piece(whole); // COMPLETE: its Content-Length passed RouteGate.route, so never over the limit
+            s.whole((LastHttpContent) req);
         } else if (HeadChecks.hasBody(req)) {
             streaming = s;
             current = ex;
@@ -272,6 +273,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         }
         requestDeadline(ex);
         server.dispatch(ex);
+        if (whole) s.stream().settle(); // what the handler did not take at once stops pinning the read buffer
     }
 
     /** The request timeout runs from now (a streamed body's: from the last piece its reader took). */

@@ -1,0 +1,107 @@
+package dev.tidemill.internal.exchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidemill.Problem;
+import dev.tidemill.ProblemException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link BodyStream}'s whole-body path: a body that came with its head is queued as a view of the
+ * read buffer, taken without a future, and copied out of that buffer only when its reader did not
+ * take it at once. (Over sockets, {@code StreamedBodyTest} and {@code StreamedBodyMemoryTest} cover
+ * the stream in every mode; this pins what they cannot see: which buffer a held body keeps alive.)
+ */
+class BodyStreamTest {
+    private final AtomicInteger demands = new AtomicInteger();
+    private final LongAdder held = new LongAdder();
+    private final BodySource source = new BodySource() {
+        @Override
+        public void demand() {
+            demands.incrementAndGet();
+        }
+
+        @Override
+        public void abandon() {}
+
+        @Override
+        public void taken(int bytes) {}
+
+        @Override
+        public boolean onTransportThread() {
+            return true;
+        }
+    };
+
+    /** A 1 KiB body as a view of a larger read buffer, the way the decoder hands it over. */
+    private static ByteBuf readBuffer() {
+        ByteBuf read = Unpooled.buffer(64 * 1024);
+        read.writeBytes("head".getBytes(StandardCharsets.US_ASCII));
+        read.writeBytes(new byte[1024]);
+        return read;
+    }
+
+    @Test
+    void aWholeBodyTakenAtOnceIsTheReadBufferItselfAndEndsWithoutAFutureOrADemand() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        ByteBuf read = readBuffer();
+        stream.offerWhole(read.retainedSlice(4, 1024));
+        assertThat(held.sum()).isEqualTo(1024);
+
+        ByteBuf piece = stream.takeNow();
+        assertThat(piece.readableBytes()).isEqualTo(1024);
+        assertThat(piece.unwrap()).as("no copy when taken during dispatch").isSameAs(read);
+        piece.release();
+        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        stream.settle(); // nothing left to settle
+        assertThat(demands).hasValue(0);
+        assertThat(held.sum()).isZero();
+        assertThat(read.refCnt()).isEqualTo(1);
+        read.release();
+    }
+
+    @Test
+    void aWholeBodyNotTakenAtOnceIsCopiedAndReleasesTheReadBuffer() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        ByteBuf read = readBuffer();
+        read.setByte(4, 'x');
+        stream.offerWhole(read.retainedSlice(4, 1024));
+        assertThat(read.refCnt()).isEqualTo(2);
+
+        stream.settle(); // the handler runs later (LOOP, VIRTUAL): the view must not pin the read buffer
+        assertThat(read.refCnt()).as("the read buffer is no longer held by the stream").isEqualTo(1);
+        read.release();
+
+        ByteBuf piece = stream.takeNow();
+        assertThat(piece.readableBytes()).isEqualTo(1024);
+        assertThat(piece.getByte(0)).isEqualTo((byte) 'x');
+        piece.release();
+        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        assertThat(held.sum()).isZero();
+    }
+
+    @Test
+    void anEmptyWholeBodyEndsAtOnce() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        stream.offerWhole(Unpooled.buffer(0));
+        assertThat(stream.ended()).isTrue();
+        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        assertThat(stream.takeLater()).isCompletedWithValue(null);
+    }
+
+    @Test
+    void takeNowSaysWaitWhenNothingIsThereAndThrowsTheBodysProblem() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        assertThat(stream.takeNow()).as("nothing yet: wait with takeLater").isNull();
+        stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
+        assertThatThrownBy(stream::takeNow).isInstanceOf(ProblemException.class)
+                .satisfies(e -> assertThat(((ProblemException) e).problem().status()).isEqualTo(408));
+    }
+}
