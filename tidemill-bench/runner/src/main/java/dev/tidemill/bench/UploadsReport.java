@@ -74,11 +74,9 @@ public final class UploadsReport {
         return out;
     }
 
-    /** @return the median of a figure (the mean of the middle two for an even count) */
+    /** @return the median of a figure over the rows ({@link Summary#median}: the mean of the middle two for an even count) */
     static double median(List<UploadsSuite.Row> rows, java.util.function.ToDoubleFunction<UploadsSuite.Row> figure) {
-        double[] v = rows.stream().mapToDouble(figure).sorted().toArray();
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        return Summary.median(rows.stream().map(figure::applyAsDouble).toList());
     }
 
     /**
