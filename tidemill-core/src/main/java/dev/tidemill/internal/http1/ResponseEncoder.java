@@ -81,7 +81,14 @@ final class ResponseEncoder {
             return null;
         }
         if (inline) {
-            buf.writeBytes(body, body.readerIndex(), bodyBytes);
+            if (body.hasArray()) {
+                // From an array Netty's pooled buffer copies with no object made; from a heap ByteBuf it makes two
+                // ByteBuffer views per copy (async-profiler alloc, IO, wrk -t1 -c4 raw 1 KiB PUT: about 110 bytes
+                // of a request's 1,758).
+                buf.writeBytes(body.array(), body.arrayOffset() + body.readerIndex(), bodyBytes);
+            } else {
+                buf.writeBytes(body, body.readerIndex(), bodyBytes);
+            }
             body.release();
             return null;
         }
