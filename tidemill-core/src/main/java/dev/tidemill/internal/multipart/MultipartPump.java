@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * The non-blocking multipart reader ({@code Request.multipart(PartHandler)}): takes the body a
  * piece at a time from a {@link PieceSource}, feeds it to the {@link MultipartParser} and hands
  * each part's content to the {@link Multipart.Sink} the handler chose, on the thread the piece
- * arrived on. No thread waits: a piece that is not there yet continues the pump from its stage.
+ * arrived on. No thread waits: a piece that is not there yet continues the pump from the source's
+ * callback, on the thread that brings it.
  *
  * <p>The parser reads the source's buffers where they lie (a socket's direct memory included), and
  * a sink gets read-only views of them: no copy on the way. File sinks ({@link PartFile}) are the
@@ -23,7 +25,7 @@ import java.util.concurrent.CompletionStage;
  * before the rest of the piece is parsed, which is the form's back-pressure (the piece stays held
  * until then, and the socket stops at the body's high-water mark behind it).
  */
-public final class MultipartPump implements PartListener {
+public final class MultipartPump implements PartListener, BiConsumer<ByteBuf, Throwable> {
     private final MultipartParser parser;
     private final Multipart.PartHandler handler;
     private final PieceSource source;
@@ -62,29 +64,23 @@ public final class MultipartPump implements PartListener {
         return pump.done;
     }
 
-    /** Takes pieces while they are already there; continues from the stage of one that is not. */
+    /** Takes pieces while they are already there; continues from the source's callback ({@link #accept}) when one is not. */
     private void pull() {
         while (true) {
-            CompletableFuture<ByteBuf> next = source.next();
-            if (!next.isDone()) {
-                next.whenComplete(this::arrived);
-                return;
-            }
             ByteBuf b;
             try {
-                b = next.join();
-            } catch (CompletionException e) {
-                fail(e.getCause() != null ? e.getCause() : e);
-                return;
+                b = source.next(this);
             } catch (RuntimeException e) {
                 fail(e);
                 return;
             }
-            if (!take(b)) return;
+            if (b == null || !take(b == PieceSource.END ? null : b)) return;
         }
     }
 
-    private void arrived(ByteBuf b, Throwable error) {
+    /** A piece arrived (null: the end) or the body failed; the source never calls this before its next() returned. */
+    @Override
+    public void accept(ByteBuf b, Throwable error) {
         if (error != null) {
             fail(error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error);
         } else if (take(b)) {

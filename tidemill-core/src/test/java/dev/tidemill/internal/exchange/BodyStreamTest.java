@@ -9,8 +9,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,8 +21,13 @@ import org.junit.jupiter.api.Test;
  * read buffer, taken without a future, and copied out of that buffer only when its reader did not
  * take it at once. (Over sockets, {@code StreamedBodyTest} and {@code StreamedBodyMemoryTest} cover
  * the stream in every mode; this pins what they cannot see: which buffer a held body keeps alive.)
+ * And the non-blocking reader's wait without a future ({@link BodyStream#takeOr}).
  */
 class BodyStreamTest {
+    /** For a take that must not wait: the piece is there, or the body ended or failed. */
+    private static final BiConsumer<ByteBuf, Throwable> NOT_CALLED = (piece, error) -> {
+        throw new AssertionError("the waiter was told " + piece + ", " + error);
+    };
     private final AtomicInteger demands = new AtomicInteger();
     private final LongAdder held = new LongAdder();
     private final BodySource source = new BodySource() {
@@ -55,11 +63,11 @@ class BodyStreamTest {
         stream.offerWhole(read.retainedSlice(4, 1024));
         assertThat(held.sum()).isEqualTo(1024);
 
-        ByteBuf piece = stream.takeNow();
+        ByteBuf piece = stream.takeOr(NOT_CALLED);
         assertThat(piece.readableBytes()).isEqualTo(1024);
         assertThat(piece.unwrap()).as("no copy when taken during dispatch").isSameAs(read);
         piece.release();
-        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
         stream.settle(); // nothing left to settle
         assertThat(demands).hasValue(0);
         assertThat(held.sum()).isZero();
@@ -79,11 +87,11 @@ class BodyStreamTest {
         assertThat(read.refCnt()).as("the read buffer is no longer held by the stream").isEqualTo(1);
         read.release();
 
-        ByteBuf piece = stream.takeNow();
+        ByteBuf piece = stream.takeOr(NOT_CALLED);
         assertThat(piece.readableBytes()).isEqualTo(1024);
         assertThat(piece.getByte(0)).isEqualTo((byte) 'x');
         piece.release();
-        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
         assertThat(held.sum()).isZero();
     }
 
@@ -92,16 +100,72 @@ class BodyStreamTest {
         BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         stream.offerWhole(Unpooled.buffer(0));
         assertThat(stream.ended()).isTrue();
-        assertThat(stream.takeNow()).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
         assertThat(stream.takeLater()).isCompletedWithValue(null);
     }
 
     @Test
-    void takeNowSaysWaitWhenNothingIsThereAndThrowsTheBodysProblem() {
+    void takeOrThrowsTheBodysProblem() {
         BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
-        assertThat(stream.takeNow()).as("nothing yet: wait with takeLater").isNull();
-        stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
-        assertThatThrownBy(stream::takeNow).isInstanceOf(ProblemException.class)
+                stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
+        assertThatThrownBy(() -> stream.takeOr(NOT_CALLED)).isInstanceOf(ProblemException.class)
                 .satisfies(e -> assertThat(((ProblemException) e).problem().status()).isEqualTo(408));
+    }
+
+    /** What a waiter was told, in order. */
+    private static final class Told implements BiConsumer<ByteBuf, Throwable> {
+        final List<Object> events = new ArrayList<>();
+
+        @Override
+        public void accept(ByteBuf piece, Throwable error) {
+            events.add(error != null ? error : piece == null ? "end" : piece);
+        }
+    }
+
+    @Test
+    void aReaderWaitingOnAnEmptyStreamIsHandedTheNextPieceAndThenTheEnd() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        Told told = new Told();
+        assertThat(stream.takeOr(told)).as("nothing there yet: the waiter will be told").isNull();
+        assertThat(told.events).as("never from inside takeOr").isEmpty();
+        assertThat(demands).as("the transport asked to read").hasValue(1);
+        assertThatThrownBy(() -> stream.takeOr(NOT_CALLED)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already pending");
+
+        ByteBuf piece = Unpooled.buffer(8 * 1024).writeZero(8 * 1024);
+        assertThat(stream.offer(piece)).isTrue();
+        assertThat(told.events).containsExactly(piece);
+        assertThat(held.sum()).as("handed straight to the waiter, never queued").isZero();
+        piece.release();
+
+        Told second = new Told();
+        assertThat(stream.takeOr(second)).isNull();
+        stream.end();
+        assertThat(second.events).containsExactly("end");
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
+    }
+
+    @Test
+    void aReaderWaitingWhenTheBodyFailsIsToldItsProblem() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        Told told = new Told();
+        assertThat(stream.takeOr(told)).isNull();
+        stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
+        assertThat(told.events).singleElement().isInstanceOfSatisfying(ProblemException.class,
+                p -> assertThat(p.problem().status()).isEqualTo(408));
+        assertThat(stream.takeLater()).isCompletedExceptionally();
+    }
+
+    @Test
+    void takeLaterIsAFutureOverTheSameWait() {
+        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        var later = stream.takeLater();
+        assertThat(later).isNotDone();
+        ByteBuf piece = Unpooled.buffer(8 * 1024).writeZero(8 * 1024);
+        stream.offer(piece);
+        assertThat(later).isCompletedWithValue(piece);
+        piece.release();
+        stream.end();
+        assertThat(stream.takeLater()).isCompletedWithValue(null);
     }
 }
