@@ -167,7 +167,7 @@ final class StreamedBody implements RequestBody {
     public CompletionStage<Long> discard() {
         claim("discard");
         CompletableFuture<Long> result = new CompletableFuture<>();
-        new Visit(piece -> { }, result).run(); // raw: dropping needs no decoding
+        new PieceVisit(stream, piece -> { }, result).run(); // raw: dropping needs no decoding
         return result;
     }
 
@@ -176,78 +176,11 @@ final class StreamedBody implements RequestBody {
         claim("forEach");
         CompletableFuture<Long> result = new CompletableFuture<>();
         if (codings.isEmpty()) {
-            new Visit(consumer, result).run();
+            new PieceVisit(stream, consumer, result).run();
         } else {
             visitDecoded(consumer, 0, result);
         }
         return result;
-    }
-
-    /**
-     * Hands each raw piece to the consumer as read-only views of the transport's buffers, then
-     * releases it: no copy. Loops while pieces are already there (no stack growth), and continues
-     * from the stream's callback, itself, when one has to arrive: one object per body, where a
-     * future and its callback per piece were a third of what a 1 MiB upload allocated
-     * ({@link BodyStream#takeOr}).
-     */
-    private final class Visit implements BiConsumer<ByteBuf, Throwable> {
-        private final Consumer<ByteBuffer> consumer;
-        private final CompletableFuture<Long> result;
-        private long seen;
-
-        Visit(Consumer<ByteBuffer> consumer, CompletableFuture<Long> result) {
-            this.consumer = consumer;
-            this.result = result;
-        }
-
-        void run() {
-            while (true) {
-                ByteBuf b;
-                try {
-                    b = stream.takeOr(this); // no wait while pieces are there: a small body is whole at dispatch
-                } catch (ProblemException | IllegalStateException e) {
-                    result.completeExceptionally(e);
-                    return;
-                }
-                if (b == null) return; // accept() goes on
-                if (b == BodyStream.END) {
-                    result.complete(seen);
-                    return;
-                }
-                if (!handOn(b)) return;
-            }
-        }
-
-        @Override
-        public void accept(ByteBuf piece, Throwable error) {
-            if (error != null) {
-                result.completeExceptionally(error);
-            } else if (piece == null) {
-                result.complete(seen);
-            } else if (handOn(piece)) {
-                run();
-            }
-        }
-
-        /** @return whether to go on: false when the consumer threw (the result failed, the body abandoned) */
-        private boolean handOn(ByteBuf b) {
-            try {
-                int n = b.readableBytes();
-                if (b.nioBufferCount() == 1) {
-                    consumer.accept(b.nioBuffer().asReadOnlyBuffer());
-                } else {
-                    for (ByteBuffer nio : b.nioBuffers()) consumer.accept(nio.asReadOnlyBuffer());
-                }
-                seen += n;
-                return true;
-            } catch (Throwable t) {
-                stream.abandon();
-                result.completeExceptionally(t);
-                return false;
-            } finally {
-                b.release();
-            }
-        }
     }
 
     /** Owned, decoded pieces, one at a time (decoding runs on a virtual thread). */
