@@ -1,8 +1,8 @@
 package dev.tidemill.datastar;
 
 /**
- * JavaScript and JSON string literals that nothing can break out of, for expressions Datastar
- * evaluates and scripts it runs.
+ * JavaScript string literals that nothing can break out of, for expressions Datastar evaluates
+ * and scripts it runs (JSON strings: {@link dev.tidemill.internal.codec.JsonString}).
  */
 final class Js {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -36,36 +36,6 @@ final class Js {
             }
         }
         return b.append('\'').toString();
-    }
-
-    /**
-     * A JSON string literal of {@code s}, as {@code JSON.stringify} writes it (ECMA-262 25.5.2.3
-     * QuoteJSONString): {@code " \} and the short escapes {@code \b \f \n \r \t}, other controls
-     * as {@code \\u00xx} (lower-case hex), lone surrogates as {@code \\udxxx}, everything else as
-     * it is, so a patch made here is byte for byte what the JavaScript SDK sends.
-     */
-    static void jsonString(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || Character.isSurrogate(c) && !pairedSurrogate(s, i)) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
     }
 
     private static boolean pairedSurrogate(String s, int i) {

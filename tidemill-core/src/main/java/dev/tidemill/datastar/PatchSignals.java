@@ -104,7 +104,7 @@ public final class PatchSignals implements DatastarEvent {
         for (Map.Entry<String, Object> e : m.entrySet()) {
             if (!first) b.append(',');
             first = false;
-            Js.jsonString(b, e.getKey());
+            dev.tidemill.internal.codec.JsonString.append(b, e.getKey());
             b.append(':');
             if (e.getValue() == null) {
                 b.append("null");

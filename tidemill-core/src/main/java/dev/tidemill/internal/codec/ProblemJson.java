@@ -18,13 +18,13 @@ public final class ProblemJson {
     public static byte[] render(Problem p) {
         StringBuilder b = new StringBuilder(128);
         b.append("{\"type\":");
-        string(b, p.type());
+        JsonString.append(b, p.type());
         b.append(",\"title\":");
-        string(b, p.title());
+        JsonString.append(b, p.title());
         b.append(",\"status\":").append(p.status());
         if (p.detail().isPresent()) {
             b.append(",\"detail\":");
-            string(b, p.detail().get());
+            JsonString.append(b, p.detail().get());
         }
         if (!p.errors().isEmpty()) {
             b.append(",\"errors\":[");
@@ -32,17 +32,17 @@ public final class ProblemJson {
                 Problem.FieldError e = p.errors().get(i);
                 if (i > 0) b.append(',');
                 b.append("{\"type\":");
-                string(b, e.type());
+                JsonString.append(b, e.type());
                 b.append(",\"loc\":[");
                 for (int j = 0; j < e.loc().size(); j++) {
                     if (j > 0) b.append(',');
-                    string(b, e.loc().get(j));
+                    JsonString.append(b, e.loc().get(j));
                 }
                 b.append("],\"msg\":");
-                string(b, e.msg());
+                JsonString.append(b, e.msg());
                 if (e.input().isPresent()) {
                     b.append(",\"input\":");
-                    string(b, e.input().get());
+                    JsonString.append(b, e.input().get());
                 }
                 b.append('}');
             }
@@ -50,33 +50,5 @@ public final class ProblemJson {
         }
         b.append('}');
         return b.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void string(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c) && !validSurrogate(s, i)) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
-    }
-
-    private static boolean validSurrogate(String s, int i) {
-        char c = s.charAt(i);
-        if (Character.isHighSurrogate(c)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-        return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
 }

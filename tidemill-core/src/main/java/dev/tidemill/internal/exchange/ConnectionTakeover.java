@@ -6,7 +6,7 @@ import io.netty.channel.Channel;
  * What runs a connection after a {@code 101 Switching Protocols}: the other half of a protocol
  * upgrade. The transport writes the 101, removes its own handlers, and calls {@link #install}
  * before handing over the bytes that followed the request (they reach the installed handlers as
- * the first read). This is how a new protocol (WebSocket today) plugs into a connection without
+ * the first read). This is how another protocol (WebSocket) plugs into a connection without
  * the HTTP/1.1 code knowing anything about it.
  */
 public interface ConnectionTakeover {

@@ -58,7 +58,7 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     volatile boolean inLoopHandler;
     volatile Thread virtualThread;
     volatile CompletableFuture<?> awaiting;
-    volatile StreamingBody stream;
+    volatile StreamedResponseBody stream;
     /** A CORS preflight the gate answered: its headers are complete, no policy is applied again. */
     boolean preflight;
     /** For a 405: the CORS policy of the routes on this path (there is no endpoint), or null. */
@@ -152,12 +152,12 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     /** Hands a reply to the sink, with the CORS headers its policy adds. */
     /** @return the trailer fields the streamed response closed with (empty for none, or no stream) */
     public java.util.Map<String, String> trailers() {
-        StreamingBody s = stream;
+        StreamedResponseBody s = stream;
         return s == null ? java.util.Map.of() : s.trailers();
     }
 
     void send(Reply reply) {
-        StreamedBody body = streamedBody();
+        StreamedRequestBody body = streamedBody();
         // A complete answer ends the exchange for the handler: the body it left unread is the transport's to dispose
         // of. A streamed answer may still be reading it (an echo), so it keeps the body.
         if (body != null && !reply.streamed() && !reply.upgrades()) body.answered();
@@ -174,7 +174,7 @@ public final class Exchange extends ExchangeRequest implements Runnable {
      * @return whether this call answered the exchange
      */
     public boolean failBody(Problem problem, boolean close) {
-        StreamedBody body = streamedBody();
+        StreamedRequestBody body = streamedBody();
         if (body != null) body.cancelled(problem);
         if (!casState(RUNNING, TIMED_OUT)) return false;
         abandon();
@@ -296,9 +296,9 @@ public final class Exchange extends ExchangeRequest implements Runnable {
         if (f != null) f.cancel(true);
         Thread t = virtualThread;
         if (t != null) t.interrupt();
-        StreamingBody s = stream;
+        StreamedResponseBody s = stream;
         if (s != null) s.clientGone();
-        StreamedBody body = streamedBody();
+        StreamedRequestBody body = streamedBody();
         if (body != null) body.cancelled(Problem.of(503, "Service Unavailable", "the request ended before its body was read"));
         if (!inLoopHandler) releaseSlot();
     }

@@ -52,7 +52,7 @@ public abstract class ExchangeRequest implements Request {
     List<String> codings = List.of();
     private byte[] body = NO_BODY;
     /** A streamed route's body, handed over by the transport before dispatch; null otherwise. */
-    private StreamedBody streamed;
+    private StreamedRequestBody streamed;
     private boolean streamedRead;
 
     private java.net.InetAddress client;
@@ -108,8 +108,8 @@ public abstract class ExchangeRequest implements Request {
      * @param stream the stream the transport feeds
      * @param declaredLength the declared {@code Content-Length}, -1 for chunked
      */
-    public void bodyStream(BodyStream stream, long declaredLength) {
-        streamed = new StreamedBody(stream, codings.isEmpty() ? declaredLength : -1, codings, endpoint.maxBodyBytes());
+    public void bodyStream(RequestBodyQueue stream, long declaredLength) {
+        streamed = new StreamedRequestBody(stream, codings.isEmpty() ? declaredLength : -1, codings, endpoint.maxBodyBytes());
         codings = List.of(); // decoded by the stream
     }
 
@@ -130,7 +130,7 @@ public abstract class ExchangeRequest implements Request {
     }
 
     /** @return the streamed body, or null when the route reads it whole */
-    StreamedBody streamedBody() {
+    StreamedRequestBody streamedBody() {
         return streamed;
     }
 

@@ -91,7 +91,7 @@ final class Invoker {
             return; // the slot is released when the connection the takeover runs ends
         }
         if (reply.streamed()) {
-            StreamingBody body = reply.stream();
+            StreamedResponseBody body = reply.stream();
             if (!ex.casState(Exchange.RUNNING, Exchange.STREAMING)) {
                 reply.release();
                 ex.releaseSlot();

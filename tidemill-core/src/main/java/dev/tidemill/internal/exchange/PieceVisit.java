@@ -12,15 +12,15 @@ import java.util.function.Consumer;
  * the consumer as read-only views of the transport's buffers, then releases it: no copy. Loops
  * while pieces are already there (no stack growth), and continues from the stream's callback,
  * itself, when one has to arrive: one object per body, where a future and its callback per piece
- * were a third of what a 1 MiB upload allocated ({@link BodyStream#takeOr}).
+ * were a third of what a 1 MiB upload allocated ({@link RequestBodyQueue#takeOr}).
  */
 final class PieceVisit implements BiConsumer<ByteBuf, Throwable> {
-    private final BodyStream stream;
+    private final RequestBodyQueue stream;
     private final Consumer<ByteBuffer> consumer;
     private final CompletableFuture<Long> result;
     private long seen;
 
-    PieceVisit(BodyStream stream, Consumer<ByteBuffer> consumer, CompletableFuture<Long> result) {
+    PieceVisit(RequestBodyQueue stream, Consumer<ByteBuffer> consumer, CompletableFuture<Long> result) {
         this.stream = stream;
         this.consumer = consumer;
         this.result = result;
@@ -36,7 +36,7 @@ final class PieceVisit implements BiConsumer<ByteBuf, Throwable> {
                 return;
             }
             if (b == null) return; // accept() goes on
-            if (b == BodyStream.END) {
+            if (b == RequestBodyQueue.END) {
                 result.complete(seen);
                 return;
             }

@@ -203,8 +203,8 @@ final class Replies {
             // HEAD: the head a GET would get, without running the producer (a stream has no length).
             return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, null, close);
         }
-        StreamingBody body = coding == Choice.IDENTITY ? new StreamingBody(ex, producer, alloc)
-                : new StreamingBody(ex, producer, alloc, compression.chunkEncoder(coding, alloc));
+        StreamedResponseBody body = coding == Choice.IDENTITY ? new StreamedResponseBody(ex, producer, alloc)
+                : new StreamedResponseBody(ex, producer, alloc, compression.chunkEncoder(coding, alloc));
         return new Reply(ex, status, headers, null, Unpooled.EMPTY_BUFFER, -1, body, close);
     }
 

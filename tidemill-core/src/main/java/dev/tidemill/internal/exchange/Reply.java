@@ -29,11 +29,11 @@ import java.util.List;
  *     closes it ({@link #release()} does, for a reply never written)
  */
 public record Reply(Exchange exchange, int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
-        StreamingBody stream, boolean close, ConnectionTakeover takeover, FileBody file) {
+        StreamedResponseBody stream, boolean close, ConnectionTakeover takeover, FileBody file) {
 
     /** A reply that keeps the connection's protocol. */
     public Reply(Exchange exchange, int status, List<String> headers, CharSequence contentType, ByteBuf body, long contentLength,
-            StreamingBody stream, boolean close) {
+            StreamedResponseBody stream, boolean close) {
         this(exchange, status, headers, contentType, body, contentLength, stream, close, null, null);
     }
 

@@ -4,9 +4,9 @@ import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The seam: the only way an {@link Exchange} reaches the transport that carries it. HTTP/1.1
- * implements it per connection ({@code internal.http1.Http1Connection}); an HTTP/2 stream or an
- * SSE/WebSocket session implements it without touching the HTTP/1.1 code.
+ * The seam: the only way an {@link Exchange} reaches the transport that carries it. Each protocol
+ * implements it once (an HTTP/1.1 connection, an HTTP/2 connection's streams); nothing in this
+ * package knows which one it talks to.
  *
  * <p>Every method may be called from any thread (the handler's worker loop, a virtual thread, the
  * event loop itself); the transport hops onto its own thread and keeps what it sends in request

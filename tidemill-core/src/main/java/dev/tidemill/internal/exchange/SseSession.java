@@ -33,7 +33,7 @@ public final class SseSession implements SseStream, OpenStream {
     /** The last event of a stream ended by a graceful stop. */
     static final SseEvent SHUTDOWN = SseEvent.data("the server is shutting down").event("shutdown");
 
-    private final StreamingBody body;
+    private final StreamedResponseBody body;
     private final Exchange exchange;
     private final long pingNanos;
     private final ScheduledExecutorService scheduler;
@@ -43,7 +43,7 @@ public final class SseSession implements SseStream, OpenStream {
     private final List<Runnable> onClose = new ArrayList<>(2); // guarded by this
     private boolean ended; // guarded by this
 
-    private SseSession(StreamingBody body) {
+    private SseSession(StreamedResponseBody body) {
         this.body = body;
         this.exchange = body.exchange;
         this.pingNanos = exchange.context().config().timeouts().ssePing().toNanos();
@@ -56,7 +56,7 @@ public final class SseSession implements SseStream, OpenStream {
      * {@link Response#sse}); an exception from the handler ends the stream.
      */
     public static void open(ResponseStream stream, Response.SseHandler handler) throws Exception {
-        SseSession s = new SseSession((StreamingBody) stream);
+        SseSession s = new SseSession((StreamedResponseBody) stream);
         s.lastSent = System.nanoTime();
         s.body.closed().whenComplete((v, e) -> s.ended());
         s.exchange.context().streamOpened(s);

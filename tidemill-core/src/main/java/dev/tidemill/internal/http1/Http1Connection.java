@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * head, reading a body, discarding a refused body, closed.
  */
 final class Http1Connection extends ChannelInboundHandlerAdapter
-        implements ReplyWriter.Reading, ConnectionDeadlines.Expiry, BodyStreaming.Owner {
+        implements ReplyWriter.Reading, ConnectionDeadlines.Expiry, Http1RequestBody.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Connection.class);
 
     /** The states (see the class documentation). */
@@ -65,7 +65,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     private int reading = READ_HEAD;
     private Exchange current; // the exchange whose body is being read
-    private BodyStreaming streaming; // the streamed body being read (STREAM_BODY)
+    private Http1RequestBody streaming; // the streamed body being read (STREAM_BODY)
     private boolean awaitingHead = true; // every reply written, no head yet: idle (or reading a head)
     /** The decoder holds part of the next head (it said so with {@link RequestDecoder#PARTIAL_HEAD}). */
     private boolean partialHead;
@@ -247,12 +247,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * A streamed route: dispatched now, its body read as the handler asks ({@link BodyStreaming});
+     * A streamed route: dispatched now, its body read as the handler asks ({@link Http1RequestBody});
      * until it does, the socket is not read.
      */
     private void stream(Exchange ex, HttpRequest req) {
         long declared = HeadChecks.chunked(req) ? -1 : HeadChecks.declaredLength(req);
-        BodyStreaming s = new BodyStreaming(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
+        Http1RequestBody s = new Http1RequestBody(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
                 declared, HeadChecks.expectsContinue(req), server.bodyBytesHeld());
         ex.bodyStream(s.stream(), declared);
         boolean whole = req instanceof LastHttpContent;
@@ -284,7 +284,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     }
 
     @Override
-    public void resumed(BodyStreaming s, boolean sendContinue) {
+    public void resumed(Http1RequestBody s, boolean sendContinue) {
         if (streaming != s || reading != STREAM_BODY) return;
         if (sendContinue) writer.continueWhenNext(s.exchange());
         deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
@@ -292,7 +292,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     }
 
     @Override
-    public void abandoned(BodyStreaming s) {
+    public void abandoned(Http1RequestBody s) {
         if (streaming != s || reading != STREAM_BODY) return;
         streaming = null;
         current = null;
@@ -313,7 +313,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     /** The streamed body cannot go on: its reader and, unless it answered, the client are told; the connection closes. */
     private void streamFailed(Problem p) {
-        BodyStreaming s = streaming;
+        Http1RequestBody s = streaming;
         streaming = null;
         current = null;
         reading = CLOSED;
@@ -378,7 +378,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
                 }
             }
             case STREAM_BODY -> {
-                BodyStreaming s = streaming;
+                Http1RequestBody s = streaming;
                 switch (s.piece(content)) {
                     case TOO_LARGE -> streamFailed(Refusals.bodyTooLarge(s.exchange().endpoint().maxBodyBytes()));
                     case COMPLETE -> {

@@ -134,7 +134,7 @@ final class ResponseEncoder {
         return LAST_CHUNK.duplicate();
     }
 
-    /** @param trailers checked trailer fields ({@code StreamingBody.close(Map)}) @return the last chunk with them */
+    /** @param trailers checked trailer fields ({@code StreamedResponseBody.close(Map)}) @return the last chunk with them */
     static ByteBuf lastChunk(java.util.Map<String, String> trailers) {
         if (trailers.isEmpty()) return lastChunk();
         StringBuilder b = new StringBuilder("0\r\n");

@@ -1,6 +1,6 @@
 package dev.tidemill.internal.http2;
 
-import dev.tidemill.internal.exchange.BodyStream;
+import dev.tidemill.internal.exchange.RequestBodyQueue;
 import dev.tidemill.internal.exchange.Exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -22,7 +22,7 @@ final class H2Request {
     private CompositeByteBuf body;
     private long bodyBytes;
     /** The streamed body's transport side, or null. */
-    H2BodySource source;
+    H2RequestBody source;
     /** The answer was decided before dispatch (refused), or the body failed: DATA still coming is dropped. */
     boolean refused;
     /** Every byte of the request arrived (END_STREAM seen). */
@@ -81,7 +81,7 @@ final class H2Request {
     }
 
     /** @return the streamed body, when the route streams it */
-    BodyStream streamed() {
+    RequestBodyQueue streamed() {
         return source == null ? null : source.stream();
     }
 }

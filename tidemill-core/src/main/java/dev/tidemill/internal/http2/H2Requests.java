@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * The frames of an HTTP/2 connection that carry requests, turned into exchanges: a HEADERS frame
  * opens one and runs the same neutral checks HTTP/1.1 runs ({@link RouteGate#route}, then
  * {@link RouteGate#bind}); its DATA is gathered within the route's body limit, or streamed through
- * an {@link H2BodySource}; trailers (a second HEADERS with END_STREAM) end it. Framing, HPACK,
+ * an {@link H2RequestBody}; trailers (a second HEADERS with END_STREAM) end it. Framing, HPACK,
  * pseudo-header and field validation, content-length against DATA, and the flood limits are
  * Netty's decoder's, configured by {@link H2Pipeline}: nothing malformed reaches here, and so
  * nothing malformed reaches a handler.
@@ -107,7 +107,7 @@ final class H2Requests extends Http2FrameAdapter {
             return;
         }
         if (!endStream && ex.endpoint().route().streamsBody()) {
-            r.source = new H2BodySource(ctx, conn.decoder().flowController(), stream, limits.bodyHighWaterBytes(),
+            r.source = new H2RequestBody(ctx, conn.decoder().flowController(), stream, limits.bodyHighWaterBytes(),
                     ex.endpoint().maxBodyBytes(), server.bodyBytesHeld(), () -> {
                         if (r.replied) conn.stopRequestBody(r);
                     });
@@ -121,8 +121,8 @@ final class H2Requests extends Http2FrameAdapter {
     }
 
     /** A streamed route's body when the request has none: a stream that has already ended. */
-    private dev.tidemill.internal.exchange.BodyStream emptyStream(ChannelHandlerContext ctx, H2Request r) {
-        H2BodySource s = new H2BodySource(ctx, conn.decoder().flowController(), r.stream, limits.bodyHighWaterBytes(),
+    private dev.tidemill.internal.exchange.RequestBodyQueue emptyStream(ChannelHandlerContext ctx, H2Request r) {
+        H2RequestBody s = new H2RequestBody(ctx, conn.decoder().flowController(), r.stream, limits.bodyHighWaterBytes(),
                 0, server.bodyBytesHeld(), () -> { });
         s.stream().end();
         return s.stream();
@@ -167,7 +167,7 @@ final class H2Requests extends Http2FrameAdapter {
             }
             r.lastPiece = System.nanoTime();
             if (endOfStream) bodyEnded(r);
-            return padding; // the data's window comes back as the reader takes it (H2BodySource)
+            return padding; // the data's window comes back as the reader takes it (H2RequestBody)
         }
         if (r.gather(data, ctx.alloc()) > ex.endpoint().maxBodyBytes()) {
             r.release();

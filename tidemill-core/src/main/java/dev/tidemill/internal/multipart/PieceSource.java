@@ -8,7 +8,7 @@ import java.util.function.BiConsumer;
  * Where {@link MultipartPump} takes a body from, a piece at a time: a streamed body's queue, its
  * decoded pieces, or a body already read whole. A piece that is there is returned; one that is
  * not is handed to the reader's callback when it comes, which saves the future per piece a
- * {@code CompletableFuture} would cost (see {@code BodyStream.takeOr}).
+ * {@code CompletableFuture} would cost (see {@code RequestBodyQueue.takeOr}).
  */
 public interface PieceSource {
 

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.ops;
 
+import dev.tidemill.internal.codec.JsonString;
 import dev.tidemill.internal.exchange.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,17 +24,17 @@ final class AccessLog {
         if (!LOG.isInfoEnabled()) return;
         StringBuilder b = new StringBuilder(160);
         b.append("{\"method\":");
-        JsonText.string(b, method);
+        JsonString.append(b, method);
         b.append(",\"route\":");
-        JsonText.string(b, route);
+        JsonString.append(b, route);
         b.append(",\"status\":").append(status);
         b.append(",\"duration_us\":").append(nanos / 1_000);
         b.append(",\"bytes\":");
         if (bodyBytes < 0) b.append("null");
         else b.append(bodyBytes);
         b.append(",\"request_id\":");
-        JsonText.string(b, ex.requestId()); // [A-Za-z0-9._-] only: nothing to escape, but one rule for every string
-        ex.traceParent().ifPresent(t -> JsonText.string(b.append(",\"trace_id\":"), t.traceId()));
+        JsonString.append(b, ex.requestId()); // [A-Za-z0-9._-] only: nothing to escape, but one rule for every string
+        ex.traceParent().ifPresent(t -> JsonString.append(b.append(",\"trace_id\":"), t.traceId()));
         b.append('}');
         LOG.info("{}", b);
     }

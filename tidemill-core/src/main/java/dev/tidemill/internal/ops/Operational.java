@@ -1,5 +1,6 @@
 package dev.tidemill.internal.ops;
 
+import dev.tidemill.internal.codec.JsonString;
 import dev.tidemill.Config;
 import dev.tidemill.Handler;
 import dev.tidemill.Operations;
@@ -70,8 +71,8 @@ public final class Operational implements ServerObserver {
             for (int i = 0; i < stuck.size(); i++) {
                 Heartbeats.Stuck s = stuck.get(i);
                 if (i > 0) b.append(',');
-                JsonText.string(b.append("{\"loop\":"), s.loop());
-                JsonText.string(b.append(",\"kind\":"), s.kind());
+                JsonString.append(b.append("{\"loop\":"), s.loop());
+                JsonString.append(b.append(",\"kind\":"), s.kind());
                 b.append(",\"unansweredMs\":").append(s.unansweredMillis()).append('}');
             }
             return json(stuck.isEmpty() ? 200 : 503, b.append("]}"));
@@ -86,9 +87,9 @@ public final class Operational implements ServerObserver {
             for (int i = 0; i < answer.checks().size(); i++) {
                 Readiness.Outcome o = answer.checks().get(i);
                 if (i > 0) b.append(',');
-                JsonText.string(b.append("{\"name\":"), o.name());
-                JsonText.string(b.append(",\"status\":"), o.status());
-                JsonText.string(b.append(",\"detail\":"), o.detail());
+                JsonString.append(b.append("{\"name\":"), o.name());
+                JsonString.append(b.append(",\"status\":"), o.status());
+                JsonString.append(b.append(",\"detail\":"), o.detail());
                 b.append(",\"durationMs\":").append(o.millis()).append('}');
             }
             return json(answer.ready() ? 200 : 503, b.append("]}"));

@@ -5,8 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 /**
  * Installs the handlers of one application protocol on a connection whose TLS handshake is done:
  * the seam between the TLS layer and the protocols behind it (docs/architecture.md "The seam").
- * HTTP/1.1 is one (today's {@code PipelineInitializer}, unchanged); HTTP/2 plugs in as another,
- * registered under {@code "h2"} with {@link TlsListener}, and ALPN offers exactly the protocols
+ * HTTP/1.1 is one, HTTP/2 another, each registered under its ALPN name with {@link TlsListener}, and ALPN offers exactly the protocols
  * that have an installer, so nothing half-done is advertised.
  */
 @FunctionalInterface

@@ -48,7 +48,7 @@ public final class TlsListener implements AutoCloseable {
     }
 
     /**
-     * Builds an installer that puts today's HTTP/1.1 pipeline on a connection after its handshake.
+     * Builds an installer that puts the HTTP/1.1 pipeline on a connection after its handshake.
      *
      * @param http1 the HTTP/1.1 pipeline for TLS connections
      * @return the installer for {@code http/1.1}

@@ -1,7 +1,7 @@
 package dev.tidemill.internal.http2;
 
-import dev.tidemill.internal.exchange.BodySource;
-import dev.tidemill.internal.exchange.BodyStream;
+import dev.tidemill.internal.exchange.RequestBodySource;
+import dev.tidemill.internal.exchange.RequestBodyQueue;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -10,19 +10,19 @@ import io.netty.handler.codec.http2.Http2Stream;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A streamed request body on an HTTP/2 stream: the {@link BodySource} whose flow control is the
- * stream's window. DATA is handed to the {@link BodyStream} unconsumed, so the window the client
+ * A streamed request body on an HTTP/2 stream: the {@link RequestBodySource} whose flow control is the
+ * stream's window. DATA is handed to the {@link RequestBodyQueue} unconsumed, so the window the client
  * may fill shrinks with every byte the reader has not taken; what the reader takes is given back
  * as it takes it ({@code consumeBytes}; Netty sends WINDOW_UPDATE once half the window is back). A slow handler therefore
  * closes its own stream's window, never the connection's (which is sized for every stream's full
  * window at once). Abandoning gives every held byte back and resets the stream with
  * {@code NO_ERROR} once the answer is out (RFC 9113 8.1).
  */
-final class H2BodySource implements BodySource {
+final class H2RequestBody implements RequestBodySource {
     private final ChannelHandlerContext ctx;
     private final Http2LocalFlowController flow;
     private final Http2Stream stream;
-    private final BodyStream body;
+    private final RequestBodyQueue body;
     private final long limit;
     /** DATA bytes offered to the body and not yet given back to the window. */
     private long unreturned;
@@ -30,17 +30,17 @@ final class H2BodySource implements BodySource {
     private boolean abandoned;
     private final Runnable onAbandon;
 
-    H2BodySource(ChannelHandlerContext ctx, Http2LocalFlowController flow, Http2Stream stream, int highWater, long limit,
+    H2RequestBody(ChannelHandlerContext ctx, Http2LocalFlowController flow, Http2Stream stream, int highWater, long limit,
             LongAdder held, Runnable onAbandon) {
         this.ctx = ctx;
         this.flow = flow;
         this.stream = stream;
         this.limit = limit;
         this.onAbandon = onAbandon;
-        this.body = new BodyStream(this, ctx.alloc(), highWater, held);
+        this.body = new RequestBodyQueue(this, ctx.alloc(), highWater, held);
     }
 
-    BodyStream stream() {
+    RequestBodyQueue stream() {
         return body;
     }
 

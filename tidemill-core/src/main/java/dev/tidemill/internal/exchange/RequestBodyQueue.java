@@ -18,15 +18,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the transport offered and the reader has not taken, bounded by a high-water mark. The transport
  * (on its thread) {@link #offer}s pieces, then {@link #end}s or {@link #fail}s the body, and stops
  * reading when {@code offer} says the stream is full; the reader takes pieces, blocking
- * ({@link #take}) or not ({@link #takeOr}, {@link #takeLater}), and the stream asks its {@link BodySource} for more
- * when it is empty or has drained below half the mark. {@link StreamedBody} is the handler's API on
+ * ({@link #take}) or not ({@link #takeOr}, {@link #takeLater}), and the stream asks its {@link RequestBodySource} for more
+ * when it is empty or has drained below half the mark. {@link StreamedRequestBody} is the handler's API on
  * top of it.
  *
  * <p>One lock guards the queue: a piece is taken or offered at most a few times per 64 KiB, so the
  * lock costs nothing next to the bytes, and a virtual thread blocked in {@link #take} parks on its
  * condition without pinning (JDK 24+).
  */
-public final class BodyStream {
+public final class RequestBodyQueue {
     /** A piece smaller than this is copied into a shared buffer rather than queued as it is. */
     private static final int SMALL_PIECE = 4 * 1024;
     private static final int COALESCE_BUFFER = 16 * 1024;
@@ -35,7 +35,7 @@ public final class BodyStream {
     /** Where a blocking reader waits; made by the first that has to (most bodies are read without waiting). */
     private Condition arrived;
     private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>(4); // grows when a slow reader lets pieces pile up; most bodies are a piece or two
-    private final BodySource source;
+    private final RequestBodySource source;
     private final ByteBufAllocator alloc;
     private final int highWater;
     private final LongAdder held;
@@ -51,7 +51,7 @@ public final class BodyStream {
     /**
      * The reader waiting on an empty queue, told {@code (piece, null)}, {@code (null, null)} at the
      * end or {@code (null, problem)}; never from inside {@link #takeOr} (a transport's
-     * {@link BodySource#demand} does not deliver synchronously), so a reader need not guard against
+     * {@link RequestBodySource#demand} does not deliver synchronously), so a reader need not guard against
      * its own callback running before {@code takeOr} returns.
      */
     private BiConsumer<ByteBuf, Throwable> waiting;
@@ -63,7 +63,7 @@ public final class BodyStream {
      *     ({@link dev.tidemill.Limits#bodyHighWaterBytes()})
      * @param held the server's count of bytes its streams hold ({@code bodies.held_bytes} in the diagnostics)
      */
-    public BodyStream(BodySource source, ByteBufAllocator alloc, int highWater, LongAdder held) {
+    public RequestBodyQueue(RequestBodySource source, ByteBufAllocator alloc, int highWater, LongAdder held) {
         this.source = source;
         this.alloc = alloc;
         this.highWater = highWater;
@@ -77,7 +77,7 @@ public final class BodyStream {
      *
      * @param piece bytes of the body, in order
      * @return whether the transport may go on reading; false: the stream is full, and
-     *     {@link BodySource#demand} will say when to read again
+     *     {@link RequestBodySource#demand} will say when to read again
      */
     public boolean offer(ByteBuf piece) {
         BiConsumer<ByteBuf, Throwable> handTo = null;

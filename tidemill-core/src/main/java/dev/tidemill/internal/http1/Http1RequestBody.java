@@ -1,32 +1,32 @@
 package dev.tidemill.internal.http1;
 
-import dev.tidemill.internal.exchange.BodySource;
-import dev.tidemill.internal.exchange.BodyStream;
+import dev.tidemill.internal.exchange.RequestBodySource;
+import dev.tidemill.internal.exchange.RequestBodyQueue;
 import dev.tidemill.internal.exchange.Exchange;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
- * One streamed request body on an HTTP/1.1 connection: the {@link BodySource} of its
- * {@link BodyStream}. Flow control is the socket's read interest: reading starts when the reader
+ * One streamed request body on an HTTP/1.1 connection: the {@link RequestBodySource} of its
+ * {@link RequestBodyQueue}. Flow control is the socket's read interest: reading starts when the reader
  * first asks (and only then is {@code 100 Continue} sent), stops when the stream is full, resumes
  * when it drains; what arrives past the mark is at most the rest of the socket read in progress.
  * The reader's calls come from any thread and hop to the event loop; everything else runs there.
  * The connection ({@link Http1Connection}) feeds it pieces and acts on what they lead to.
  */
-final class BodyStreaming implements BodySource {
+final class Http1RequestBody implements RequestBodySource {
     /** What the connection does when the reader gives up early. */
     interface Owner {
         /** @param streaming the body given up on, still the one being read */
-        void abandoned(BodyStreaming streaming);
+        void abandoned(Http1RequestBody streaming);
 
         /**
          * The reader asked for bytes: reading resumes (auto-read, the body-stall timer).
          *
          * @param sendContinue whether this is the first ask of a request that expects {@code 100 Continue}
          */
-        void resumed(BodyStreaming streaming, boolean sendContinue);
+        void resumed(Http1RequestBody streaming, boolean sendContinue);
     }
 
     /** What a piece led to. */
@@ -39,7 +39,7 @@ final class BodyStreaming implements BodySource {
     private final ChannelHandlerContext ctx;
     private final Owner owner;
     private final Exchange exchange;
-    private final BodyStream stream;
+    private final RequestBodyQueue stream;
     private final long limit;
     private final long declared;
     private long seen;
@@ -47,18 +47,18 @@ final class BodyStreaming implements BodySource {
     private boolean paused = true;
     private boolean done;
 
-    BodyStreaming(ChannelHandlerContext ctx, Owner owner, Exchange exchange, int highWater, long limit, long declared,
+    Http1RequestBody(ChannelHandlerContext ctx, Owner owner, Exchange exchange, int highWater, long limit, long declared,
             boolean expectsContinue, java.util.concurrent.atomic.LongAdder held) {
         this.ctx = ctx;
         this.owner = owner;
         this.exchange = exchange;
-        this.stream = new BodyStream(this, ctx.alloc(), highWater, held);
+        this.stream = new RequestBodyQueue(this, ctx.alloc(), highWater, held);
         this.limit = limit;
         this.declared = declared;
         this.continueOwed = expectsContinue;
     }
 
-    BodyStream stream() {
+    RequestBodyQueue stream() {
         return stream;
     }
 

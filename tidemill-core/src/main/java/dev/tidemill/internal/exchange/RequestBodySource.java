@@ -1,12 +1,12 @@
 package dev.tidemill.internal.exchange;
 
 /**
- * The transport's side of a streamed request body ({@link BodyStream}): what the reader asks of
+ * The transport's side of a streamed request body ({@link RequestBodyQueue}): what the reader asks of
  * the connection or stream the bytes come from. HTTP/1.1 implements it with the socket's read
  * interest; an HTTP/2 stream would with its flow-control window. Both methods may be called from
  * any thread and must not block.
  */
-public interface BodySource {
+public interface RequestBodySource {
     /**
      * The reader wants bytes and the stream holds few: read (again). The first call is where a
      * {@code 100 Continue} is owed, so a handler that never reads never invites the body.

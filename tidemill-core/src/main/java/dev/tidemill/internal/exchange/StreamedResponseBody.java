@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the chunks reach the sink in the order they were compressed; the end of the compressed stream
  * is the last chunk before {@link ReplySink#end}.
  */
-public final class StreamingBody implements ResponseStream {
+public final class StreamedResponseBody implements ResponseStream {
     final Exchange exchange;
     final Response.StreamProducer producer;
     private final ByteBufAllocator alloc;
@@ -31,11 +31,11 @@ public final class StreamingBody implements ResponseStream {
     /** Null for an identity stream; guarded by itself. */
     private final ChunkEncoder encoder;
 
-    StreamingBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc) {
+    StreamedResponseBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc) {
         this(exchange, producer, alloc, null);
     }
 
-    StreamingBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc, ChunkEncoder encoder) {
+    StreamedResponseBody(Exchange exchange, Response.StreamProducer producer, ByteBufAllocator alloc, ChunkEncoder encoder) {
         this.exchange = exchange;
         this.producer = producer;
         this.alloc = alloc;
@@ -113,7 +113,7 @@ public final class StreamingBody implements ResponseStream {
         java.util.Map<String, String> checked = new java.util.LinkedHashMap<>();
         for (java.util.Map.Entry<String, String> e : fields.entrySet()) {
             String name = e.getKey().toLowerCase(java.util.Locale.ROOT);
-            if (name.isEmpty() || !name.chars().allMatch(StreamingBody::tokenChar)) {
+            if (name.isEmpty() || !name.chars().allMatch(StreamedResponseBody::tokenChar)) {
                 throw new IllegalArgumentException("trailer name is not a token: " + e.getKey());
             }
             if (NOT_TRAILERS.contains(name)) throw new IllegalArgumentException(name + " cannot be a trailer field (RFC 9110 6.5.1)");

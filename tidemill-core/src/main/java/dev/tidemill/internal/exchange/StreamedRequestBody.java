@@ -31,25 +31,25 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The handler's {@link RequestBody} over a {@link BodyStream}: the five ways to read it, each
+ * The handler's {@link RequestBody} over a {@link RequestBodyQueue}: the five ways to read it, each
  * claimed once, and {@code Content-Encoding} decoding. Raw bytes go from the transport's buffers
  * straight into the reader's array or the file; decoding, which only exists as blocking streams
  * here (gzip, deflate, br, zstd), runs where blocking is allowed: in the reader's own thread for
  * {@link #inputStream()}, on a virtual thread per piece for {@link #read()}.
  */
-final class StreamedBody implements RequestBody {
+final class StreamedRequestBody implements RequestBody {
     private static final int PIECE = 64 * 1024;
     private static final Set<OpenOption> WRITE_NEW = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
 
-    private final BodyStream stream;
+    private final RequestBodyQueue stream;
     private final long declared;
     private final List<String> codings;
     private final long limit;
     private final AtomicReference<String> claimed = new AtomicReference<>();
     private InputStream decoded; // for read() of a coded body: opened on the first read
 
-    StreamedBody(BodyStream stream, long declared, List<String> codings, long limit) {
+    StreamedRequestBody(RequestBodyQueue stream, long declared, List<String> codings, long limit) {
         this.stream = stream;
         this.declared = declared;
         this.codings = codings;
@@ -91,7 +91,7 @@ final class StreamedBody implements RequestBody {
 
     /** The next piece as a buffer the caller owns; null at the end. */
     private CompletableFuture<ByteBuffer> next() {
-        if (codings.isEmpty()) return stream.takeLater().thenApply(StreamedBody::copy);
+        if (codings.isEmpty()) return stream.takeLater().thenApply(StreamedRequestBody::copy);
         return onVirtualThread(() -> {
             try {
                 if (decoded == null) decoded = openStream();
@@ -117,7 +117,7 @@ final class StreamedBody implements RequestBody {
     @Override
     public Flow.Publisher<ByteBuffer> publisher() {
         claim("publisher");
-        return new BodyPublisher(this::next, stream::abandon);
+        return new RequestBodyPublisher(this::next, stream::abandon);
     }
 
     @Override
@@ -215,7 +215,7 @@ final class StreamedBody implements RequestBody {
                 @Override
                 public ByteBuf next(BiConsumer<ByteBuf, Throwable> waiter) {
                     // decoded on a virtual thread: the waiter is told from there, never from inside this call
-                    StreamedBody.this.next().whenCompleteAsync(
+                    StreamedRequestBody.this.next().whenCompleteAsync(
                             (b, error) -> waiter.accept(b == null ? null : Unpooled.wrappedBuffer(b), error),
                             task -> Thread.ofVirtual().name("tidemill-body").start(task));
                     return null;
@@ -231,7 +231,7 @@ final class StreamedBody implements RequestBody {
             @Override
             public ByteBuf next(BiConsumer<ByteBuf, Throwable> waiter) {
                 ByteBuf b = stream.takeOr(waiter);
-                return b == BodyStream.END ? PieceSource.END : b;
+                return b == RequestBodyQueue.END ? PieceSource.END : b;
             }
 
             @Override
@@ -294,11 +294,11 @@ final class StreamedBody implements RequestBody {
 
     /** The body as an {@link InputStream}: each read copies from the transport's buffer into the caller's array. */
     private static final class Raw extends InputStream {
-        private final BodyStream stream;
+        private final RequestBodyQueue stream;
         private ByteBuf current;
         private boolean eof;
 
-        Raw(BodyStream stream) {
+        Raw(RequestBodyQueue stream) {
             this.stream = stream;
         }
 

@@ -17,20 +17,20 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BodyStream}'s whole-body path: a body that came with its head is queued as a view of the
+ * {@link RequestBodyQueue}'s whole-body path: a body that came with its head is queued as a view of the
  * read buffer, taken without a future, and copied out of that buffer only when its reader did not
  * take it at once. (Over sockets, {@code StreamedBodyTest} and {@code StreamedBodyMemoryTest} cover
  * the stream in every mode; this pins what they cannot see: which buffer a held body keeps alive.)
- * And the non-blocking reader's wait without a future ({@link BodyStream#takeOr}).
+ * And the non-blocking reader's wait without a future ({@link RequestBodyQueue#takeOr}).
  */
-class BodyStreamTest {
+class RequestBodyQueueTest {
     /** For a take that must not wait: the piece is there, or the body ended or failed. */
     private static final BiConsumer<ByteBuf, Throwable> NOT_CALLED = (piece, error) -> {
         throw new AssertionError("the waiter was told " + piece + ", " + error);
     };
     private final AtomicInteger demands = new AtomicInteger();
     private final LongAdder held = new LongAdder();
-    private final BodySource source = new BodySource() {
+    private final RequestBodySource source = new RequestBodySource() {
         @Override
         public void demand() {
             demands.incrementAndGet();
@@ -58,7 +58,7 @@ class BodyStreamTest {
 
     @Test
     void aWholeBodyTakenAtOnceIsTheReadBufferItselfAndEndsWithoutAFutureOrADemand() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         ByteBuf read = readBuffer();
         stream.offerWhole(read.retainedSlice(4, 1024));
         assertThat(held.sum()).isEqualTo(1024);
@@ -67,7 +67,7 @@ class BodyStreamTest {
         assertThat(piece.readableBytes()).isEqualTo(1024);
         assertThat(piece.unwrap()).as("no copy when taken during dispatch").isSameAs(read);
         piece.release();
-        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(RequestBodyQueue.END);
         stream.settle(); // nothing left to settle
         assertThat(demands).hasValue(0);
         assertThat(held.sum()).isZero();
@@ -77,7 +77,7 @@ class BodyStreamTest {
 
     @Test
     void aWholeBodyNotTakenAtOnceIsCopiedAndReleasesTheReadBuffer() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         ByteBuf read = readBuffer();
         read.setByte(4, 'x');
         stream.offerWhole(read.retainedSlice(4, 1024));
@@ -91,22 +91,22 @@ class BodyStreamTest {
         assertThat(piece.readableBytes()).isEqualTo(1024);
         assertThat(piece.getByte(0)).isEqualTo((byte) 'x');
         piece.release();
-        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(RequestBodyQueue.END);
         assertThat(held.sum()).isZero();
     }
 
     @Test
     void anEmptyWholeBodyEndsAtOnce() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         stream.offerWhole(Unpooled.buffer(0));
         assertThat(stream.ended()).isTrue();
-        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(RequestBodyQueue.END);
         assertThat(stream.takeLater()).isCompletedWithValue(null);
     }
 
     @Test
     void takeOrThrowsTheBodysProblem() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
                 stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
         assertThatThrownBy(() -> stream.takeOr(NOT_CALLED)).isInstanceOf(ProblemException.class)
                 .satisfies(e -> assertThat(((ProblemException) e).problem().status()).isEqualTo(408));
@@ -124,7 +124,7 @@ class BodyStreamTest {
 
     @Test
     void aReaderWaitingOnAnEmptyStreamIsHandedTheNextPieceAndThenTheEnd() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         Told told = new Told();
         assertThat(stream.takeOr(told)).as("nothing there yet: the waiter will be told").isNull();
         assertThat(told.events).as("never from inside takeOr").isEmpty();
@@ -142,12 +142,12 @@ class BodyStreamTest {
         assertThat(stream.takeOr(second)).isNull();
         stream.end();
         assertThat(second.events).containsExactly("end");
-        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(BodyStream.END);
+        assertThat(stream.takeOr(NOT_CALLED)).isSameAs(RequestBodyQueue.END);
     }
 
     @Test
     void aReaderWaitingWhenTheBodyFailsIsToldItsProblem() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         Told told = new Told();
         assertThat(stream.takeOr(told)).isNull();
         stream.fail(Problem.of(408, "Request Timeout", "the body stalled"));
@@ -158,7 +158,7 @@ class BodyStreamTest {
 
     @Test
     void takeLaterIsAFutureOverTheSameWait() {
-        BodyStream stream = new BodyStream(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 1 << 20, held);
         var later = stream.takeLater();
         assertThat(later).isNotDone();
         ByteBuf piece = Unpooled.buffer(8 * 1024).writeZero(8 * 1024);

@@ -12,12 +12,12 @@ import java.util.function.Supplier;
  * as far as one subscriber needs): a piece is read only when the subscriber has demand, so demand
  * is what reads the socket; one read is in flight at a time; cancel stops reading.
  */
-final class BodyPublisher implements Flow.Publisher<ByteBuffer> {
+final class RequestBodyPublisher implements Flow.Publisher<ByteBuffer> {
     private final Supplier<CompletableFuture<ByteBuffer>> next;
     private final Runnable abandon;
     private final AtomicBoolean subscribed = new AtomicBoolean();
 
-    BodyPublisher(Supplier<CompletableFuture<ByteBuffer>> next, Runnable abandon) {
+    RequestBodyPublisher(Supplier<CompletableFuture<ByteBuffer>> next, Runnable abandon) {
         this.next = next;
         this.abandon = abandon;
     }
