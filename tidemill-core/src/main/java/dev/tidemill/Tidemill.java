@@ -3,7 +3,7 @@ package dev.tidemill;
 import dev.tidemill.internal.codec.JacksonCodec;
 import dev.tidemill.internal.ops.Operational;
 import dev.tidemill.internal.routing.Router;
-import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import dev.tidemill.internal.server.HttpServer;
 import dev.tidemill.internal.server.SignalShutdown;
 import java.util.ArrayList;

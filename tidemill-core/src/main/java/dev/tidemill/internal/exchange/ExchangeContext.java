@@ -12,7 +12,6 @@ import java.util.List;
 import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.dispatch.LoopGroup;
 import dev.tidemill.internal.routing.Router;
-import dev.tidemill.internal.server.AppSnapshot;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,8 +47,9 @@ public final class ExchangeContext {
     /**
      * @param app the app, frozen
      * @param alloc the buffer allocator replies are encoded with
+     * @param webSocket the WebSocket handshake, for answers that switch to it
      */
-    public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc) {
+    public ExchangeContext(AppSnapshot app, ByteBufAllocator alloc, ProtocolSwitch webSocket) {
         this.config = app.config();
         this.observer = app.observer();
         this.unmatched = observer.unmatched();
@@ -66,7 +66,7 @@ public final class ExchangeContext {
         for (Route r : app.routes()) anyCors |= r.cors().or(() -> r.group().flatMap(RouteGroup::cors)).isPresent();
         this.clients = new ClientAddresses(config.trustedProxies());
         this.gate = new RouteGate(router, config.limits(), anyCors, appCors);
-        this.replies = new Replies(app.json(), alloc, config.compression());
+        this.replies = new Replies(app.json(), alloc, config.compression(), webSocket);
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),

@@ -8,7 +8,6 @@ import dev.tidemill.internal.codec.AcceptEncoding;
 import dev.tidemill.internal.codec.AcceptEncoding.Choice;
 import dev.tidemill.internal.codec.ContentEncoding;
 import dev.tidemill.internal.codec.ProblemJson;
-import dev.tidemill.internal.websocket.WebSocketUpgrade;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
@@ -40,8 +39,10 @@ final class Replies {
     private final JsonCodec json;
     private final ByteBufAllocator alloc;
     private final ReplyCompression compression;
+    private final ProtocolSwitch webSocket;
 
-    Replies(JsonCodec json, ByteBufAllocator alloc, Compression compression) {
+    Replies(JsonCodec json, ByteBufAllocator alloc, Compression compression, ProtocolSwitch webSocket) {
+        this.webSocket = webSocket;
         this.json = json;
         this.alloc = alloc;
         this.compression = new ReplyCompression(compression);
@@ -83,7 +84,7 @@ final class Replies {
      * problem that refuses the handshake (the request is then answered like any other).
      */
     private Reply upgrade(Exchange ex, Response r, Response.Body.WebSocket ws) {
-        WebSocketUpgrade.Outcome outcome = WebSocketUpgrade.handshake(ex, ws.options(), ws.handler());
+        ProtocolSwitch.Outcome outcome = webSocket.handshake(ex, ws.options(), ws.handler());
         if (outcome.refusal() != null) {
             Problem p = outcome.refusal();
             return problem(ex, p, false, outcome.headers().toArray(String[]::new));

@@ -16,9 +16,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * (Netty's HTTP/1.1 parser behind our strict head check, with our size limits), then
  * {@link Http1Connection}. Responses are bytes by the time they are written
  * ({@link ResponseEncoder}), so no encoder sits in the pipeline. The two handlers talk only
- * through pipeline events (decoded messages, {@link RequestDecoder#PARTIAL_HEAD}).
+ * through pipeline events (decoded messages, {@link RequestDecoder#PARTIAL_HEAD}). Another
+ * protocol that may take a cleartext connection over (HTTP/2's preface and h2c Upgrade) places its
+ * handler around these two by their names, {@link #DECODER} and {@link #CONNECTION}; this package
+ * knows nothing of it ({@code internal.protocol.Protocols} does).
  */
 public final class PipelineInitializer extends ChannelInitializer<Channel> {
+    /** The pipeline name of the request decoder. */
+    public static final String DECODER = "decoder";
+    /** The pipeline name of the connection handler. */
+    public static final String CONNECTION = "connection";
+    /** The names of the HTTP/1.1 handlers, for a protocol that replaces them. */
+    public static final java.util.List<String> HANDLERS = java.util.List.of(DECODER, CONNECTION);
+
     private final ExchangeContext server;
     private final ChannelGroup connections;
     private final HttpDecoderConfig decoderConfig;
@@ -27,15 +37,13 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final int headBound;
     private final int maxLeadingEmptyLines;
     private final FileSends fileSends = new FileSends();
-    private final dev.tidemill.internal.http2.H2Pipeline h2;
-    private final boolean priorKnowledge;
 
     /**
      * @param server what every exchange shares
      * @param connections every open connection is added here (graceful stop, counting)
      */
     public PipelineInitializer(ExchangeContext server, ChannelGroup connections) {
-        this(server, connections, "", true);
+        this(server, connections, "");
     }
 
     /**
@@ -45,19 +53,6 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
      *     listener's {@code Strict-Transport-Security}); empty for none
      */
     public PipelineInitializer(ExchangeContext server, ChannelGroup connections, String constantLines) {
-        this(server, connections, constantLines, false);
-    }
-
-    /**
-     * @param server what every exchange shares
-     * @param connections every open connection is added here
-     * @param constantLines header lines added to every response, empty for none
-     * @param priorKnowledge whether a connection whose first bytes are the HTTP/2 preface is
-     *     switched to HTTP/2 (cleartext h2c, RFC 9113 3.3); over TLS, ALPN decides instead
-     */
-    public PipelineInitializer(ExchangeContext server, ChannelGroup connections, String constantLines,
-            boolean priorKnowledge) {
-        this.priorKnowledge = priorKnowledge;
         this.server = server;
         this.connections = connections;
         Limits limits = server.config().limits();
@@ -70,7 +65,6 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
                 .setAllowPartialChunks(true)
                 .setHeadersFactory(RequestHeaders.FACTORY);
         this.encoder = new ResponseEncoder(server.config().serverHeader(), constantLines);
-        this.h2 = new dev.tidemill.internal.http2.H2Pipeline(server);
         this.checks = new HeadChecks(limits);
         // Past this many bytes a head is certainly over a limit: Netty's parser then answers 414 or 431.
         this.maxLeadingEmptyLines = limits.maxLeadingEmptyLines();
@@ -117,15 +111,7 @@ public final class PipelineInitializer extends ChannelInitializer<Channel> {
         ch.config().setMessageSizeEstimator(OutboundSizes.INSTANCE); // a file region weighs its size
         ResponseBatcher batcher = server.batcher(loop != null ? loop : ch.eventLoop());
         RequestDecoder decoder = new RequestDecoder(decoderConfig, headBound, maxLeadingEmptyLines);
-        if (loop == null && priorKnowledge) {
-            // h2c with prior knowledge: decided on the first bytes, then out of the way (in memory there is no HTTP/2)
-            ch.pipeline().addLast("preface", new dev.tidemill.internal.http2.PrefaceSniffer(h2, java.util.List.of("decoder", "connection")));
-        }
-        ch.pipeline().addLast(loop, "decoder", decoder);
-        if (loop == null && priorKnowledge && server.config().h2cUpgrade()) {
-            // the first request may ask for h2c; gone after it either way (docs/http2.md)
-            ch.pipeline().addLast("h2c-upgrade", new dev.tidemill.internal.http2.H2cUpgrade(h2, java.util.List.of("decoder", "connection")));
-        }
-        ch.pipeline().addLast(loop, "connection", new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
+        ch.pipeline().addLast(loop, DECODER, decoder);
+        ch.pipeline().addLast(loop, CONNECTION, new Http1Connection(server, checks, encoder, batcher, decoder, fileSends));
     }
 }

@@ -6,7 +6,8 @@ import dev.tidemill.internal.exchange.DateHeader;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.ServerEvents;
 import dev.tidemill.internal.http1.PipelineInitializer;
-import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.protocol.Protocols;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.DefaultEventLoop;
@@ -51,7 +52,7 @@ public final class InMemoryHost implements InMemoryServer {
     private InMemoryHost(AppSnapshot app) {
         this.loop = new DefaultEventLoop(new DefaultThreadFactory("tidemill-inmemory", true));
         try {
-            this.context = new ExchangeContext(app, ByteBufAllocator.DEFAULT);
+            this.context = new ExchangeContext(app, ByteBufAllocator.DEFAULT, Protocols.WEB_SOCKET);
         } catch (RuntimeException | Error e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;

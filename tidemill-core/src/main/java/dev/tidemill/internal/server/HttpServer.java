@@ -3,12 +3,12 @@ package dev.tidemill.internal.server;
 import dev.tidemill.Config;
 import dev.tidemill.Server;
 import dev.tidemill.Transport;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import dev.tidemill.internal.exchange.DateHeader;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.ServerEvents;
-import dev.tidemill.internal.http1.PipelineInitializer;
+import dev.tidemill.internal.protocol.Protocols;
 import dev.tidemill.internal.tls.HttpsRedirect;
-import dev.tidemill.internal.tls.ProtocolInstaller;
 import dev.tidemill.internal.tls.TlsListener;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
@@ -59,7 +59,7 @@ public final class HttpServer implements Server {
     private final EventLoopGroup group;
     private final ExchangeContext context;
     private final ChannelGroup connections;
-    private final PipelineInitializer http1;
+    private final Protocols protocols;
     private final AutoCloseable dateRefresh;
     private final Channel serverChannel;
     private final Transport transport;
@@ -72,13 +72,13 @@ public final class HttpServer implements Server {
     private boolean stopping;
 
     private HttpServer(Config config, EventLoopGroup group, ExchangeContext context, ChannelGroup connections,
-            PipelineInitializer http1, AutoCloseable dateRefresh, Channel serverChannel, Transport transport,
+            Protocols protocols, AutoCloseable dateRefresh, Channel serverChannel, Transport transport,
             List<String> report, TlsListener tls) {
         this.config = config;
         this.group = group;
         this.context = context;
         this.connections = connections;
-        this.http1 = http1;
+        this.protocols = protocols;
         this.dateRefresh = dateRefresh;
         this.serverChannel = serverChannel;
         this.transport = transport;
@@ -126,21 +126,13 @@ public final class HttpServer implements Server {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            context = new ExchangeContext(app, ALLOCATOR);
-            PipelineInitializer http1 = new PipelineInitializer(context, connections);
-            dev.tidemill.internal.http2.H2Pipeline h2 = new dev.tidemill.internal.http2.H2Pipeline(context);
-            pipeline.handler = http1;
+            context = new ExchangeContext(app, ALLOCATOR, Protocols.WEB_SOCKET);
+            Protocols protocols = new Protocols(context, connections);
+            pipeline.handler = protocols.cleartext();
             if (config.tls().enabled()) {
-                // One installer per protocol ALPN may choose: HTTP/1.1 and HTTP/2.
-                PipelineInitializer http1OverTls = new PipelineInitializer(context, connections,
-                        TlsListener.constantHeaderLines(config.tls()));
                 tls = TlsListener.bind(config, group, choice.serverChannel(),
                         new ConnectionLimiter(config.limits().maxConnections()), ALLOCATOR,
-                        Map.of(ProtocolInstaller.HTTP_1_1, TlsListener.http1(http1OverTls),
-                                ProtocolInstaller.H2, ctx -> {
-                                    connections.add(ctx.channel()); // counted and drained like every connection
-                                    h2.install(ctx.channel());
-                                }));
+                        protocols.overTls(TlsListener.constantHeaderLines(config.tls())));
                 if (config.tls().redirectHttp()) pipeline.handler = new HttpsRedirect(config, tls::port, connections);
             }
             channel.config().setAutoRead(true); // after the volatile write: no child is accepted before it
@@ -156,7 +148,7 @@ public final class HttpServer implements Server {
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
             if (tls != null) report.addAll(tls.report());
-            HttpServer server = new HttpServer(config, group, context, connections, http1,
+            HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
                     List.copyOf(report), tls);
             report.forEach(line -> LOG.info("{}", line));
@@ -221,9 +213,9 @@ public final class HttpServer implements Server {
     @Override
     public Map<String, Long> diagnostics() {
         Map<String, Long> out = new LinkedHashMap<>(context.diagnostics());
-        out.put("reply.drains", http1.replyDrains());
-        out.put("files.zero_copy", http1.filesZeroCopy());
-        out.put("files.read", http1.filesRead());
+        out.put("reply.drains", context.replyDrains());
+        out.put("files.zero_copy", protocols.filesZeroCopy());
+        out.put("files.read", protocols.filesRead());
         out.put("connections.open", (long) connections.size());
         if (tls != null) out.putAll(tls.diagnostics());
         return out;

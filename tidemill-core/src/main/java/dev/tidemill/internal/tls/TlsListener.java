@@ -2,7 +2,6 @@ package dev.tidemill.internal.tls;
 
 import dev.tidemill.Config;
 import dev.tidemill.Tls;
-import dev.tidemill.internal.http1.PipelineInitializer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -45,21 +44,6 @@ public final class TlsListener implements AutoCloseable {
         this.handshaking = handshaking;
         this.channel = channel;
         this.report = report;
-    }
-
-    /**
-     * Builds an installer that puts the HTTP/1.1 pipeline on a connection after its handshake.
-     *
-     * @param http1 the HTTP/1.1 pipeline for TLS connections
-     * @return the installer for {@code http/1.1}
-     */
-    public static ProtocolInstaller http1(PipelineInitializer http1) {
-        return ctx -> {
-            http1.configure(ctx.channel(), null);
-            // The channel went active before these handlers existed; they start on this event
-            // (remote address, idle deadline), from here so the TLS handlers before do not see it twice.
-            ctx.fireChannelActive();
-        };
     }
 
     /**

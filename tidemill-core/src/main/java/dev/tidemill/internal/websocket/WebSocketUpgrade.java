@@ -5,6 +5,7 @@ import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketOptions;
 import dev.tidemill.internal.exchange.ConnectionTakeover;
 import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.ProtocolSwitch.Outcome;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionData;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionUtil;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
@@ -21,24 +22,11 @@ import java.util.Locale;
 /**
  * The server's opening handshake (RFC 6455 4.2): checks the request, picks the subprotocol and
  * extension, and computes {@code Sec-WebSocket-Accept}. Runs on the handler's thread when the
- * handler's answer is {@code Response.webSocket(...)}.
+ * handler's answer is {@code Response.webSocket(...)}; the exchange reaches it as its
+ * {@link dev.tidemill.internal.exchange.ProtocolSwitch}.
  */
 public final class WebSocketUpgrade {
     private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-
-    /**
-     * What the handshake decided: either a refusal (a problem and its extra headers) or the
-     * headers of the 101 and what takes the connection over.
-     *
-     * @param refusal the problem, or null when accepted
-     * @param headers name/value pairs for the answer
-     * @param takeover what runs the connection after the 101, or null when refused
-     */
-    public record Outcome(Problem refusal, List<String> headers, ConnectionTakeover takeover) {
-        static Outcome refuse(int status, String title, String detail, String... headers) {
-            return new Outcome(Problem.of(status, title, detail), List.of(headers), null);
-        }
-    }
 
     private WebSocketUpgrade() {}
 

@@ -8,7 +8,7 @@ import dev.tidemill.StaticAssets;
 import dev.tidemill.Tidemill;
 import dev.tidemill.internal.codec.JacksonCodec;
 import dev.tidemill.internal.exchange.ExchangeContext;
-import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -44,7 +44,7 @@ class FileBodyPipelineTest {
         app.assets("/a", assets);
         app.get("/ok", req -> "ok");
         AppSnapshot snapshot = new AppSnapshot(app.config(), app.routes(), List.of(), Map.of(), new JacksonCodec());
-        ExchangeContext server = new ExchangeContext(snapshot, UnpooledByteBufAllocator.DEFAULT);
+        ExchangeContext server = new ExchangeContext(snapshot, UnpooledByteBufAllocator.DEFAULT, dev.tidemill.internal.protocol.Protocols.WEB_SOCKET);
         EmbeddedChannel ch = new EmbeddedChannel();
         PipelineInitializer pipeline = new PipelineInitializer(server, new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE));
         try {

@@ -8,7 +8,7 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.Route;
 import dev.tidemill.Tidemill;
 import dev.tidemill.internal.codec.JacksonCodec;
-import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -41,7 +41,7 @@ class HttpRequestPathFuzzTest {
         EmbeddedChannel ch = new EmbeddedChannel();
         // one server per input: an EmbeddedChannel brings its own event loop, which the server's
         // response batcher must know
-        ExchangeContext server = new ExchangeContext(APP, UnpooledByteBufAllocator.DEFAULT);
+        ExchangeContext server = new ExchangeContext(APP, UnpooledByteBufAllocator.DEFAULT, dev.tidemill.internal.protocol.Protocols.WEB_SOCKET);
         try {
             run(ch, server, input);
         } finally {

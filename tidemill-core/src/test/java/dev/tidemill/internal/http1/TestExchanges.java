@@ -9,7 +9,7 @@ import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.Reply;
 import dev.tidemill.internal.exchange.ReplySink;
-import dev.tidemill.internal.server.AppSnapshot;
+import dev.tidemill.internal.exchange.AppSnapshot;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
@@ -78,7 +78,7 @@ final class TestExchanges implements AutoCloseable {
         Tidemill app = Tidemill.create(Config.builder().executionMode(ExecutionMode.IO).workerLoops(1).build());
         List<Route> routes = List.of(app.get("/ok", req -> "ok").requestTimeout(Duration.ofSeconds(1)));
         context = new ExchangeContext(new AppSnapshot(app.config(), routes, List.of(), java.util.Map.of(), new JacksonCodec()),
-                UnpooledByteBufAllocator.DEFAULT);
+                UnpooledByteBufAllocator.DEFAULT, dev.tidemill.internal.protocol.Protocols.WEB_SOCKET);
     }
 
     /** @return a {@code GET /ok} exchange numbered {@code id}, routed (so it has an endpoint and can expire) */

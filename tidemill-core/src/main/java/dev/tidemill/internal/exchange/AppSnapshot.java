@@ -1,4 +1,4 @@
-package dev.tidemill.internal.server;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.Config;
 import dev.tidemill.Cors;
@@ -7,7 +7,6 @@ import dev.tidemill.ExceptionMapper;
 import dev.tidemill.Filter;
 import dev.tidemill.JsonCodec;
 import dev.tidemill.Route;
-import dev.tidemill.internal.exchange.ServerObserver;
 import java.util.List;
 import java.util.Map;
 
