@@ -1,5 +1,6 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.ExecutionMode;
 import dev.tidemill.Problem;
 import dev.tidemill.internal.dispatch.LoopGroup;
 import dev.tidemill.internal.dispatch.WorkerLoop;
@@ -35,34 +36,44 @@ final class Dispatcher {
             overloaded(ex);
             return;
         }
-        switch (ex.endpoint.mode()) {
-            case IO -> {
-                ex.holdSlot(null);
-                invoker.run(ex, false);
-            }
-            case LOOP -> {
-                WorkerLoop loop = loops.reserve();
-                if (loop == null) {
-                    if (!ex.unlimited) limit.release();
-                    overloaded(ex);
-                    return;
-                }
-                ex.holdSlot(loop);
-                loop.execute(ex);
-            }
-            case VIRTUAL -> {
-                ex.holdSlot(null);
-                virtualThreads().execute(() -> {
-                    ex.virtualThread = Thread.currentThread();
-                    try {
-                        invoker.run(ex, false);
-                    } finally {
-                        ex.virtualThread = null;
-                        Thread.interrupted(); // an interrupt aimed at this request must not leak
-                    }
-                });
+        ExecutionMode mode = ex.endpoint.mode();
+        WorkerLoop loop = null;
+        if (mode == ExecutionMode.LOOP) {
+            loop = loops.reserve();
+            if (loop == null) {
+                if (!ex.unlimited) limit.release();
+                overloaded(ex);
+                return;
             }
         }
+        ex.holdSlot(loop);
+        run(mode, loop, ex);
+    }
+
+    /**
+     * The one place an execution mode becomes a thread: a request's handler ({@link Exchange#run})
+     * and every callback of a long-lived stream ({@link CallbackLane}) start here.
+     *
+     * @param mode where to run
+     * @param loop the worker loop (LOOP), else ignored
+     * @param task what to run; IO: on the calling (transport's) thread, now
+     * @throws java.util.concurrent.RejectedExecutionException if the worker loop has stopped
+     */
+    void run(ExecutionMode mode, WorkerLoop loop, Runnable task) {
+        switch (mode) {
+            case IO -> task.run();
+            case LOOP -> loop.execute(task);
+            case VIRTUAL -> virtualThreads().execute(task);
+        }
+    }
+
+    /**
+     * @param mode the stream's route's mode
+     * @param loop the worker loop its handshake was given (LOOP), or null
+     * @return a lane that runs one stream's callbacks one at a time, in order, in that mode
+     */
+    CallbackLane lane(ExecutionMode mode, WorkerLoop loop) {
+        return new CallbackLane(this, mode == ExecutionMode.LOOP && loop == null ? ExecutionMode.VIRTUAL : mode, loop);
     }
 
     private void overloaded(Exchange ex) {

@@ -111,6 +111,14 @@ public final class Exchange extends ExchangeRequest implements Runnable {
         return loop;
     }
 
+    /**
+     * @return what a long-lived stream opened by this exchange (an event stream, a WebSocket
+     *     connection) keeps of the server once the exchange is answered
+     */
+    public StreamPort streamPort() {
+        return new StreamPort(this);
+    }
+
     ReplySink sink() {
         return sink;
     }
@@ -204,13 +212,28 @@ public final class Exchange extends ExchangeRequest implements Runnable {
         if (casState(RUNNING, CANCELLED) || state == STREAMING) abandon();
     }
 
-    /** Runs the handler: the worker loop's task. */
+    /** Runs the handler, on the thread {@link Dispatcher#run} chose for its mode. */
     @Override
     public void run() {
-        // One request in 8 (by its number on its connection): a clock read on the worker per request
-        // showed in ./tidemill bench metrics, and the wait's distribution needs no more.
-        if ((id & 7) == 0 && context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
-        context.invoker().run(this, true);
+        if (loop != null) { // LOOP
+            // One request in 8 (by its number on its connection): a clock read on the worker per request
+            // showed in ./tidemill bench metrics, and the wait's distribution needs no more.
+            if ((id & 7) == 0 && context.timed()) context.observer().queueWait(loop, System.nanoTime() - arrivedAt);
+            context.invoker().run(this, true);
+            return;
+        }
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) { // IO: on the transport's thread
+            context.invoker().run(this, false);
+            return;
+        }
+        virtualThread = t; // VIRTUAL: the request timeout interrupts it
+        try {
+            context.invoker().run(this, false);
+        } finally {
+            virtualThread = null;
+            Thread.interrupted(); // an interrupt aimed at this request must not leak
+        }
     }
 
     /**

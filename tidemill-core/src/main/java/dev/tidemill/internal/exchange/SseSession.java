@@ -34,7 +34,7 @@ public final class SseSession implements SseStream, OpenStream {
     static final SseEvent SHUTDOWN = SseEvent.data("the server is shutting down").event("shutdown");
 
     private final StreamedResponseBody body;
-    private final Exchange exchange;
+    private final StreamPort port;
     private final long pingNanos;
     private final ScheduledExecutorService scheduler;
     private final String lastEventId;
@@ -45,10 +45,10 @@ public final class SseSession implements SseStream, OpenStream {
 
     private SseSession(StreamedResponseBody body) {
         this.body = body;
-        this.exchange = body.exchange;
-        this.pingNanos = exchange.context().config().timeouts().ssePing().toNanos();
-        this.scheduler = exchange.sink().scheduler();
-        this.lastEventId = exchange.header("Last-Event-ID").orElse(null);
+        this.port = body.exchange.streamPort();
+        this.pingNanos = port.pingInterval().toNanos();
+        this.scheduler = port.scheduler();
+        this.lastEventId = port.request().header("Last-Event-ID").orElse(null);
     }
 
     /**
@@ -59,7 +59,7 @@ public final class SseSession implements SseStream, OpenStream {
         SseSession s = new SseSession((StreamedResponseBody) stream);
         s.lastSent = System.nanoTime();
         s.body.closed().whenComplete((v, e) -> s.ended());
-        s.exchange.context().streamOpened(s);
+        s.port.opened(s);
         s.armPing(s.pingNanos);
         handler.open(s);
     }
@@ -217,7 +217,7 @@ public final class SseSession implements SseStream, OpenStream {
         }
         ScheduledFuture<?> p = ping;
         if (p != null) p.cancel(false);
-        exchange.context().streamEnded(this);
+        port.ended(this);
         for (Runnable a : actions) run(a);
     }
 

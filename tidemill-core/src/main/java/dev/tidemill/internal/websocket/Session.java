@@ -4,7 +4,7 @@ import dev.tidemill.Request;
 import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketOptions;
 import dev.tidemill.WebSocketOverflowException;
-import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.StreamPort;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
@@ -19,39 +19,33 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The handler's {@link WebSocket}: sends from any thread, bounded by
  * {@link WebSocketOptions#maxOutboundBytes()}: the bytes in Netty's outbound buffer (sent, not yet
- * written to the socket; Netty keeps that count, readable from any thread) plus those in the
- * outbox. Sends from the event loop are written at once; sends from other threads join an outbox
- * that one event-loop task drains with one flush, so a burst from a worker costs one hop. A send's
+ * written to the socket; Netty keeps that count, readable from any thread) plus those sent from
+ * other threads and not yet handed to Netty. Sends from the event loop are written at once; sends
+ * from other threads go through the stream's {@link StreamPort#deliver}, the server's one batcher
+ * of cross-thread writes, so a burst from a worker costs one event-loop task and one flush. A send's
  * stage completes when the connection can take more, as a streamed body's write does: at once
  * while it is writable, so a send costs no promise and no listener.
  */
 final class Session implements WebSocket {
-    /** A send waiting in the outbox. */
-    private record Out(WebSocketFrame frame, int size, CompletableFuture<Void> done) {}
-
-    private final Exchange exchange;
+    private final StreamPort port;
     private final WebSocketOptions options;
     private final String subprotocol;
     private final Channel channel;
-    /** Bytes in the outbox: sent from other threads, not yet handed to Netty. */
-    private final AtomicLong outboxBytes = new AtomicLong();
+    /** Bytes sent from other threads, not yet handed to Netty (on their way to the event loop). */
+    private final AtomicLong inFlightBytes = new AtomicLong();
     private final LongAdder dropped = new LongAdder();
-    private final MpscUnboundedXaddArrayQueue<Out> outbox = new MpscUnboundedXaddArrayQueue<>(16);
-    private final AtomicBoolean outboxQueued = new AtomicBoolean();
     private final CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
     private volatile boolean open = true;
     private WebSocketConnection connection;
 
-    Session(Exchange exchange, WebSocketOptions options, String subprotocol, Channel channel) {
-        this.exchange = exchange;
+    Session(StreamPort port, WebSocketOptions options, String subprotocol, Channel channel) {
+        this.port = port;
         this.options = options;
         this.subprotocol = subprotocol;
         this.channel = channel;
@@ -89,7 +83,7 @@ final class Session implements WebSocket {
         if (!open) return closedStage();
         ByteBuf buf = channel.alloc().buffer(256);
         try (ByteBufOutputStream out = new ByteBufOutputStream(buf)) {
-            exchange.context().json().write(value, out);
+            port.json().write(value, out);
         } catch (IOException | RuntimeException e) {
             buf.release();
             return CompletableFuture.failedFuture(e);
@@ -117,26 +111,24 @@ final class Session implements WebSocket {
         }
         if (channel.eventLoop().inEventLoop()) return connection.write(frame, null);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        outboxBytes.addAndGet(size);
-        outbox.offer(new Out(frame, size, done));
-        if (!outboxQueued.get() && outboxQueued.compareAndSet(false, true)) channel.eventLoop().execute(this::drainOutbox);
+        inFlightBytes.addAndGet(size);
+        try {
+            port.deliver(channel, () -> {
+                inFlightBytes.addAndGet(-size);
+                connection.writeBatched(frame, done); // the batcher flushes once after its burst
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) { // the event loop is gone
+            inFlightBytes.addAndGet(-size);
+            frame.release();
+            done.completeExceptionally(new ClosedChannelException());
+        }
         return done;
     }
 
-    /** @return bytes sent and not yet written to the socket: Netty's outbound buffer plus the outbox */
+    /** @return bytes sent and not yet written to the socket: Netty's outbound buffer plus those on their way to it */
     private long pendingBytes() {
         io.netty.channel.ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
-        return (out == null ? 0 : out.totalPendingWriteBytes()) + outboxBytes.get();
-    }
-
-    /** On the event loop: everything sent from other threads goes out, with one flush. */
-    private void drainOutbox() {
-        outboxQueued.set(false);
-        for (Out o; (o = outbox.poll()) != null; ) {
-            outboxBytes.addAndGet(-o.size());
-            connection.write(o.frame(), o.done());
-        }
-        connection.flushNow();
+        return (out == null ? 0 : out.totalPendingWriteBytes()) + inFlightBytes.get();
     }
 
     @Override
@@ -161,14 +153,9 @@ final class Session implements WebSocket {
         open = false;
     }
 
-    /** The connection ended: sends still in the outbox fail. */
+    /** The connection ended; sends still on their way to the event loop fail when they reach it. */
     void ended(CloseStatus status) {
         open = false;
-        for (Out o; (o = outbox.poll()) != null; ) {
-            o.frame().release();
-            outboxBytes.addAndGet(-o.size());
-            o.done().completeExceptionally(new ClosedChannelException());
-        }
         closed.complete(status);
     }
 
@@ -194,7 +181,7 @@ final class Session implements WebSocket {
 
     @Override
     public Request request() {
-        return exchange;
+        return port.request();
     }
 
     private static CompletionStage<Void> closedStage() {
@@ -203,6 +190,6 @@ final class Session implements WebSocket {
 
     @Override
     public String toString() {
-        return "WebSocket " + exchange.path() + (open ? " (open)" : " (closed)");
+        return "WebSocket " + port.request().path() + (open ? " (open)" : " (closed)");
     }
 }

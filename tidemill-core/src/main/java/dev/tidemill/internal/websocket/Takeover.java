@@ -3,7 +3,7 @@ package dev.tidemill.internal.websocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketOptions;
 import dev.tidemill.internal.exchange.ConnectionTakeover;
-import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.StreamPort;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
@@ -18,15 +18,15 @@ import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtensio
  * frame encoder (server frames are never masked).
  */
 final class Takeover implements ConnectionTakeover {
-    private final Exchange exchange;
+    private final StreamPort port;
     private final WebSocketOptions options;
     private final WebSocketHandler handler;
     private final String subprotocol;
     private final WebSocketServerExtension deflate;
 
-    Takeover(Exchange exchange, WebSocketOptions options, WebSocketHandler handler, String subprotocol,
+    Takeover(StreamPort port, WebSocketOptions options, WebSocketHandler handler, String subprotocol,
             WebSocketServerExtension deflate) {
-        this.exchange = exchange;
+        this.port = port;
         this.options = options;
         this.handler = handler;
         this.subprotocol = subprotocol;
@@ -52,12 +52,12 @@ final class Takeover implements ConnectionTakeover {
             p.addLast("ws-deflater", deflate.newExtensionEncoder());
         }
         p.addLast("ws-utf8", new Utf8FrameValidator(false));
-        Session session = new Session(exchange, options, subprotocol, channel);
-        p.addLast("ws", new WebSocketConnection(exchange, options, handler, session));
+        Session session = new Session(port, options, subprotocol, channel);
+        p.addLast("ws", new WebSocketConnection(port, options, handler, session));
     }
 
     @Override
     public void abandoned() {
-        exchange.upgradeEnded();
+        port.released();
     }
 }

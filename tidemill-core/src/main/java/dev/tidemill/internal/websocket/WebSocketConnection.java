@@ -5,7 +5,8 @@ import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocket.CloseStatus;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketOptions;
-import dev.tidemill.internal.exchange.Exchange;
+import dev.tidemill.internal.exchange.CallbackLane;
+import dev.tidemill.internal.exchange.StreamPort;
 import dev.tidemill.internal.exchange.ServerEvents;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * fragmented messages within {@link WebSocketOptions#maxMessageBytes()}, answers pings, runs the
  * closing handshake (RFC 6455 7), fails the connection on any protocol error with the close code
  * the error calls for, sends pings and enforces the idle timeout, and hands each message to the
- * handler through {@link Callbacks}. While more than {@code maxMessageBytes} of messages wait for
+ * handler through its {@link CallbackLane}. While more than {@code maxMessageBytes} of messages wait for
  * a slow handler, the socket is not read, so TCP pushes back on the peer.
  */
 final class WebSocketConnection extends ChannelInboundHandlerAdapter implements Heartbeat.Peer {
@@ -44,12 +45,12 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     /** What a send returns while the connection is writable: shared, a minimal stage cannot be completed by anyone. */
     private static final CompletionStage<Void> WRITTEN = CompletableFuture.completedStage(null);
 
-    private final Exchange exchange;
+    private final StreamPort port;
     private final WebSocketOptions options;
     private final WebSocketHandler handler;
     private final Session session;
     private final AtomicLong inboundQueued = new AtomicLong();
-    private Callbacks callbacks;
+    private CallbackLane callbacks;
     /** IO mode: callbacks run inline on the event loop. */
     private boolean inline;
     /** Senders waiting for the connection to become writable again. */
@@ -67,8 +68,8 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     private boolean needsFlush;
     private boolean paused;
 
-    WebSocketConnection(Exchange exchange, WebSocketOptions options, WebSocketHandler handler, Session session) {
-        this.exchange = exchange;
+    WebSocketConnection(StreamPort port, WebSocketOptions options, WebSocketHandler handler, Session session) {
+        this.port = port;
         this.options = options;
         this.handler = handler;
         this.session = session;
@@ -78,8 +79,8 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         session.attach(this);
-        callbacks = new Callbacks(exchange.endpoint().mode(), exchange.workerLoop());
-        inline = exchange.endpoint().mode() == dev.tidemill.ExecutionMode.IO;
+        callbacks = port.callbacks();
+        inline = callbacks.inline();
         heartbeat = new Heartbeat(ctx, options, this);
         heartbeat.start();
         callbacks.submit(() -> {
@@ -89,7 +90,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
                 handlerFailed(t);
             }
         });
-        if (exchange.context().draining()) close(WebSocket.GOING_AWAY, "the server is shutting down");
+        if (port.draining()) close(WebSocket.GOING_AWAY, "the server is shutting down");
     }
 
     @Override
@@ -152,7 +153,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
 
     /** @param payload the message's bytes, a reference the message takes over */
     private void deliver(boolean text, io.netty.buffer.ByteBuf payload) {
-        Message m = new Message(text, payload, exchange.context().bodyBinder(), this);
+        Message m = new Message(text, payload, port.binder(), this);
         if (!inline) {
             long queued = inboundQueued.addAndGet(m.length());
             if (queued > options.maxMessageBytes() && !paused) {
@@ -289,9 +290,9 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
             try {
                 handler.onClose(session, how);
             } catch (Throwable t) {
-                LOG.warn("onClose of {} failed", exchange.path(), t);
+                LOG.warn("onClose of {} failed", port.request().path(), t);
             } finally {
-                exchange.upgradeEnded(); // after the last callback: the slot covered the queued drain
+                port.released(); // after the last callback: the slot covered the queued drain
             }
         });
         session.ended(how);
@@ -306,7 +307,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
             code = WebSocket.INVALID_PAYLOAD;
             reason = p.problem().detail().orElse(p.problem().title());
         } else {
-            LOG.error("WebSocket handler of {} failed", exchange.path(), t);
+            LOG.error("WebSocket handler of {} failed", port.request().path(), t);
             code = WebSocket.INTERNAL_ERROR;
             reason = "internal error";
         }
@@ -325,6 +326,10 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
      *     when Netty's outbound buffer drains below its low-water mark; fails if the connection is closing or gone
      */
     CompletionStage<Void> write(WebSocketFrame frame, CompletableFuture<Void> done) {
+        return write(frame, done, true);
+    }
+
+    private CompletionStage<Void> write(WebSocketFrame frame, CompletableFuture<Void> done, boolean flush) {
         if (closeSent || ended || !ctx.channel().isActive()) {
             frame.release();
             if (done == null) return CompletableFuture.failedStage(new ClosedChannelException());
@@ -332,8 +337,10 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
             return done;
         }
         ctx.write(frame, ctx.voidPromise()); // a failed write reaches exceptionCaught, which closes
-        if (inRead) needsFlush = true;
-        else ctx.flush();
+        if (flush) { // else the caller flushes (the batcher, after its burst)
+            if (inRead) needsFlush = true;
+            else ctx.flush();
+        }
         if (ctx.channel().isWritable()) {
             if (done == null) return WRITTEN;
             done.complete(null);
@@ -342,6 +349,14 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         CompletableFuture<Void> waiting = done != null ? done : new CompletableFuture<>();
         waiters.add(waiting);
         return waiting;
+    }
+
+    /**
+     * A send from another thread, reaching the event loop through the batcher: written without a
+     * flush (the batcher flushes the channel once after its burst).
+     */
+    void writeBatched(WebSocketFrame frame, CompletableFuture<Void> done) {
+        write(frame, done, false);
     }
 
     /** Writing a control frame of ours (a pong): no sender waits on it. */
@@ -368,7 +383,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         for (CompletableFuture<Void> w : gone) w.completeExceptionally(new ClosedChannelException());
     }
 
-    void flushNow() {
+    private void flushNow() {
         needsFlush = false;
         ctx.flush();
     }

@@ -90,7 +90,7 @@ public final class WebSocketUpgrade {
                 headers.add(deflate.answer());
             }
         }
-        return new Outcome(null, headers, new Takeover(ex, options, handler, subprotocol, deflate == null ? null : deflate.extension()));
+        return new Outcome(null, headers, new Takeover(ex.streamPort(), options, handler, subprotocol, deflate == null ? null : deflate.extension()));
     }
 
     /** @return whether some value of a comma-separated header holds {@code token}, in any case */

@@ -1,4 +1,4 @@
-package dev.tidemill.internal.websocket;
+package dev.tidemill.internal.exchange;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.internal.dispatch.WorkerLoop;
@@ -8,17 +8,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one connection's handler callbacks one at a time, in submission order, where the route's
- * execution mode says: inline on the event loop (IO), on the worker loop the handshake was given
- * (LOOP), or on a virtual thread (VIRTUAL, one at a time, started when work arrives). LOOP needs
- * no slot per callback: at most one drain task of a connection is ever queued, on the slot the
- * connection holds from its handshake on.
+ * Runs one long-lived stream's handler callbacks (a WebSocket connection's open, messages and
+ * close) one at a time, in submission order, where the route's execution mode says; the thread
+ * comes from {@link Dispatcher#run}, as a request's does: inline on the event loop (IO), on the
+ * worker loop the handshake was given (LOOP), or on a virtual thread (VIRTUAL, one at a time,
+ * started when work arrives). LOOP needs no slot per callback: at most one drain task of a stream
+ * is ever queued, on the slot the stream holds from its handshake on.
  */
-final class Callbacks {
-    private static final Logger LOG = LoggerFactory.getLogger(Callbacks.class);
+public final class CallbackLane {
+    private static final Logger LOG = LoggerFactory.getLogger(CallbackLane.class);
     /** Callbacks run per drain on a worker loop before it yields to the loop's other work. */
     private static final int BURST = 64;
 
+    private final Dispatcher dispatcher;
     private final ExecutionMode mode;
     private final WorkerLoop worker;
     private final MpscUnboundedXaddArrayQueue<Runnable> tasks = new MpscUnboundedXaddArrayQueue<>(16);
@@ -28,13 +30,14 @@ final class Callbacks {
     /** The thread running a callback now (VIRTUAL: interrupted when the peer leaves). */
     private volatile Thread running;
 
-    Callbacks(ExecutionMode mode, WorkerLoop worker) {
-        this.mode = mode == ExecutionMode.LOOP && worker == null ? ExecutionMode.VIRTUAL : mode;
+    CallbackLane(Dispatcher dispatcher, ExecutionMode mode, WorkerLoop worker) {
+        this.dispatcher = dispatcher;
+        this.mode = mode;
         this.worker = worker;
     }
 
     /** @param task a callback; IO mode: called on the event loop */
-    void submit(Runnable task) {
+    public void submit(Runnable task) {
         if (mode == ExecutionMode.IO) {
             if (drainingInline) { // a callback's own stack (it closed, say): after it, not inside it
                 tasks.offer(task);
@@ -53,23 +56,25 @@ final class Callbacks {
         if (scheduled.compareAndSet(false, true)) schedule();
     }
 
+    /** @return whether callbacks run inline on the event loop (IO mode), where nothing queues between it and them */
+    public boolean inline() {
+        return mode == ExecutionMode.IO;
+    }
+
     /** Interrupts a callback running on a virtual thread (the peer left); others are not interruptible. */
-    void interrupt() {
+    public void interrupt() {
         Thread t = running;
         if (t != null && mode == ExecutionMode.VIRTUAL) t.interrupt();
     }
 
     private void schedule() {
-        if (mode == ExecutionMode.LOOP) {
-            try {
-                worker.execute(this::drain);
-                return;
-            } catch (java.util.concurrent.RejectedExecutionException stopped) {
-                // The server stopped its loops before this connection ended (it outlived the grace):
-                // the callbacks still run, onClose above all, on a virtual thread.
-            }
+        try {
+            dispatcher.run(mode, worker, this::drain); // never IO: that mode drains inline in submit
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // The server stopped its loops before this stream ended (it outlived the grace): the
+            // callbacks still run, onClose above all, on a virtual thread of their own.
+            Thread.ofVirtual().name("tidemill-stream-close").start(this::drain);
         }
-        Thread.ofVirtual().name("tidemill-websocket").start(this::drain);
     }
 
     private void drain() {
@@ -98,7 +103,7 @@ final class Callbacks {
         try {
             t.run();
         } catch (Throwable e) {
-            LOG.error("WebSocket callback failed", e); // callbacks catch their handler's exceptions: this is a bug of ours
+            LOG.error("stream callback failed", e); // callbacks catch their handler's exceptions: this is a bug of ours
         }
     }
 }
