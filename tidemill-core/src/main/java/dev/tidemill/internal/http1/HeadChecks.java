@@ -6,10 +6,8 @@ import dev.tidemill.internal.exchange.Verdict;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -19,7 +17,8 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
  * (400/414/431), the version (505), the header count (431), {@code Host} count and syntax (400),
  * {@code Content-Length} count (400) and {@code Transfer-Encoding} (only a single {@code chunked};
  * 400). Every refusal here closes the connection: the framing can no longer be trusted. After
- * routing, {@link #expect} answers an {@code Expect} other than {@code 100-continue} (417).
+ * routing, {@link #expect} answers an {@code Expect} other than {@code 100-continue} (417). What the
+ * framing is, once trusted, is {@link HeadFraming}'s.
  */
 final class HeadChecks {
     private final Limits limits;
@@ -67,20 +66,8 @@ final class HeadChecks {
     }
 
     /** @return a 417 verdict for an {@code Expect} other than 100-continue, else null */
-    static Verdict expect(HttpRequest req, boolean http10) {
-        String expect = http10 ? null // RFC 9110 10.1.1: ignored for HTTP/1.0
-                : req.headers() instanceof RequestHeaders r ? r.expect() : req.headers().get(HttpHeaderNames.EXPECT);
-        if (expect != null && !onlyContinue(expect)) {
-            return closing(417, "Expectation Failed", "only 'Expect: 100-continue' is supported");
-        }
-        return null;
-    }
-
-    private static boolean onlyContinue(String expect) {
-        for (String e : expect.split(",")) {
-            if (!e.trim().equalsIgnoreCase("100-continue")) return false;
-        }
-        return true;
+    static Verdict expect(HeadFraming framing) {
+        return framing.unsupportedExpect() ? closing(417, "Expectation Failed", "only 'Expect: 100-continue' is supported") : null;
     }
 
     private Verdict decoderFailure(Throwable cause) {
@@ -107,41 +94,6 @@ final class HeadChecks {
 
     private static Verdict closing(int status, String title, String detail) {
         return new Verdict(Problem.of(status, title, detail), true);
-    }
-
-    /** @return the declared body length, 0 if none; -1 if the length cannot be read */
-    static long declaredLength(HttpRequest req) {
-        String v = req.headers() instanceof RequestHeaders r ? r.contentLength() : req.headers().get(HttpHeaderNames.CONTENT_LENGTH);
-        if (v == null) return 0;
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /** @return whether the request is framed as chunked */
-    static boolean chunked(HttpRequest req) {
-        return req.headers() instanceof RequestHeaders r ? RequestHeaders.hasToken(r.transferEncoding(), "chunked")
-                : HttpUtil.isTransferEncodingChunked(req);
-    }
-
-    static boolean hasBody(HttpRequest req) {
-        return chunked(req) || declaredLength(req) != 0; // an unreadable length (-1): assume a body, so the caller closes
-    }
-
-    static boolean expectsContinue(HttpRequest req) {
-        if (HttpVersion.HTTP_1_0.equals(req.protocolVersion())) return false;
-        return req.headers() instanceof RequestHeaders r ? RequestHeaders.hasToken(r.expect(), "100-continue")
-                : req.headers().containsValue(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true);
-    }
-
-    /** @return whether the connection stays open after this request, as far as the request goes (RFC 9112 9.3) */
-    static boolean keepAlive(HttpRequest req, boolean http10) {
-        if (!(req.headers() instanceof RequestHeaders r)) return HttpUtil.isKeepAlive(req);
-        String connection = r.connection();
-        if (RequestHeaders.hasToken(connection, "close")) return false;
-        return !http10 || RequestHeaders.hasToken(connection, "keep-alive");
     }
 
     /** @return {@code s} with every byte outside visible ASCII replaced by '?', at most 120 chars */

@@ -216,9 +216,10 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         partialHead = false;
         deadlines.clear(Kind.IDLE);
         deadlines.clear(Kind.HEADER_READ);
-        boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
+        HeadFraming framing = HeadFraming.of(req);
+        boolean http10 = framing.http10();
         if (http10) UpgradeHandoff.ignoreUpgrade(req);
-        boolean keepAlive = HeadChecks.keepAlive(req, http10) && !server.draining();
+        boolean keepAlive = framing.keepAlive() && !server.draining();
         String uri = req.uri();
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
@@ -228,32 +229,32 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         if (!keepAlive) lastRequestRead = true;
         upgrade.headRead(ex, ctx);
         Verdict verdict = checks.check(req, http10);
-        if (verdict == null) verdict = gate.route(ex, Math.max(0, HeadChecks.declaredLength(req)));
-        if (verdict == null) verdict = HeadChecks.expect(req, http10);
+        if (verdict == null) verdict = gate.route(ex, Math.max(0, framing.declaredLength()));
+        if (verdict == null) verdict = HeadChecks.expect(framing);
         if (verdict == null) verdict = gate.bind(ex, req.headers());
         if (verdict != null) {
-            refuse(ex, verdict, req);
+            refuse(ex, verdict, framing);
             return;
         }
         if (ex.endpoint().route().streamsBody()) {
-            stream(ex, req);
+            stream(ex, req, framing);
             return;
         }
         current = ex;
         reading = READ_BODY;
         body.read(ex.endpoint().maxBodyBytes());
-        if (HeadChecks.hasBody(req)) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
-        if (HeadChecks.expectsContinue(req)) writer.continueWhenNext(ex);
+        if (framing.hasBody()) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
+        if (framing.expectsContinue()) writer.continueWhenNext(ex);
     }
 
     /**
      * A streamed route: dispatched now, its body read as the handler asks ({@link Http1RequestBody});
      * until it does, the socket is not read.
      */
-    private void stream(Exchange ex, HttpRequest req) {
-        long declared = HeadChecks.chunked(req) ? -1 : HeadChecks.declaredLength(req);
+    private void stream(Exchange ex, HttpRequest req, HeadFraming framing) {
+        long declared = framing.streamedLength();
         Http1RequestBody s = new Http1RequestBody(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
-                declared, HeadChecks.expectsContinue(req), server.bodyBytesHeld());
+                declared, framing.expectsContinue(), server.bodyBytesHeld());
         ex.bodyStream(s.stream(), declared);
         boolean whole = req instanceof LastHttpContent;
         if (whole) {
@@ -262,7 +263,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
             // nothing is held back from the socket either (toggling its read interest costs two epoll_ctl calls).
             // reading stays READ_HEAD: handle() passes this same message to onContent, which must not feed it again.
             s.whole((LastHttpContent) req);
-        } else if (HeadChecks.hasBody(req)) {
+        } else if (framing.hasBody()) {
             streaming = s;
             current = ex;
             reading = STREAM_BODY;
@@ -331,8 +332,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     }
 
     /** Answers a request refused before dispatch, and decides what happens to its body. */
-    private void refuse(Exchange ex, Verdict verdict, HttpRequest req) {
-        Refusals.Next next = Refusals.after(verdict, req, limits.maxDrainBytes());
+    private void refuse(Exchange ex, Verdict verdict, HeadFraming framing) {
+        Refusals.Next next = Refusals.after(verdict, framing, limits.maxDrainBytes());
         switch (next) {
             case CLOSE -> reading = CLOSED;
             case DISCARD_BODY -> {

@@ -3,7 +3,6 @@ package dev.tidemill.internal.http1;
 import dev.tidemill.Problem;
 
 import dev.tidemill.internal.exchange.Verdict;
-import io.netty.handler.codec.http.HttpRequest;
 
 /**
  * What happens to a connection after a request is refused before dispatch. The answer goes out
@@ -25,13 +24,12 @@ final class Refusals {
 
     private Refusals() {}
 
-    static Next after(Verdict verdict, HttpRequest req, long maxDrainBytes) {
-        boolean hasBody = HeadChecks.hasBody(req);
+    static Next after(Verdict verdict, HeadFraming framing, long maxDrainBytes) {
         if (verdict.close()) return Next.CLOSE;
-        if (!hasBody) return Next.READ_NEXT;
-        if (HeadChecks.expectsContinue(req)) return Next.CLOSE; // the client may never send the body
-        if (HeadChecks.chunked(req)) return maxDrainBytes == 0 ? Next.CLOSE : Next.DISCARD_BODY;
-        long declared = HeadChecks.declaredLength(req);
+        if (!framing.hasBody()) return Next.READ_NEXT;
+        if (framing.expectsContinue()) return Next.CLOSE; // the client may never send the body
+        if (framing.chunked()) return maxDrainBytes == 0 ? Next.CLOSE : Next.DISCARD_BODY;
+        long declared = framing.declaredLength();
         return declared < 0 || declared > maxDrainBytes ? Next.CLOSE : Next.DISCARD_BODY;
     }
 

@@ -68,14 +68,14 @@ class RefusalsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void afterARefusal(String name, Verdict verdict, String version, long maxDrainBytes, Next expected, String[] fields) {
-        assertThat(Refusals.after(verdict, request(version, RequestHeaders.FACTORY.newHeaders(), fields), maxDrainBytes))
+        assertThat(Refusals.after(verdict, HeadFraming.of(request(version, RequestHeaders.FACTORY.newHeaders(), fields)), maxDrainBytes))
                 .isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theSameWithNettysOwnHeaders(String name, Verdict verdict, String version, long maxDrainBytes, Next expected, String[] fields) {
-        assertThat(Refusals.after(verdict, request(version, DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders(), fields), maxDrainBytes)).isEqualTo(expected);
+        assertThat(Refusals.after(verdict, HeadFraming.of(request(version, DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders(), fields)), maxDrainBytes)).isEqualTo(expected);
     }
 
     private static Arguments row(String name, Verdict verdict, String version, long maxDrainBytes, Next expected, String... fields) {
