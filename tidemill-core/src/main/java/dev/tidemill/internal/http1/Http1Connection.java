@@ -1,7 +1,5 @@
 package dev.tidemill.internal.http1;
 
-import dev.tidemill.Limits;
-import dev.tidemill.Problem;
 import dev.tidemill.Timeouts;
 import dev.tidemill.internal.dispatch.ResponseBatcher;
 import dev.tidemill.internal.exchange.ConnectionTakeover;
@@ -18,11 +16,8 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.SocketAddress;
-import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,39 +28,33 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it drives is in parts that own their state: {@link ReplyRing} (the pipelined exchanges
  * and the {@code maxPipelined} invariant), {@link ReplyWriter} (the sink: replies written in
- * order, streams, the close), {@link BodyReader} (reading or discarding a body),
- * {@link ConnectionDeadlines} (one timer for every deadline), {@link WriteStallWatch} (slow read),
- * {@link Refusals} (what follows a refusal), {@link HeadChecks} and the {@link RouteGate} (the
- * checks), {@link UpgradeHandoff} (a request that asks to switch protocols). The states: reading a
- * head, reading a body, discarding a refused body, closed.
+ * order, streams, the close), {@link BodyPhase} (what is read between heads: a body gathered,
+ * streamed or discarded, and the reading state), {@link Backlog} (messages parked while the client
+ * is not reading), {@link ConnectionDeadlines} (one timer for every deadline),
+ * {@link WriteStallWatch} (slow read), {@link HeadFraming} and {@link HeadChecks} and the
+ * {@link RouteGate} (the head, read once, and its checks), {@link UpgradeHandoff} (a request that
+ * asks to switch protocols). What this class keeps itself is where the connection is between
+ * heads: idle, holding part of a head, or past its last request.
  */
-final class Http1Connection extends ChannelInboundHandlerAdapter
-        implements ReplyWriter.Reading, ConnectionDeadlines.Expiry, Http1RequestBody.Owner {
+final class Http1Connection extends ChannelInboundHandlerAdapter implements ReplyWriter.Reading, ConnectionDeadlines.Expiry {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Connection.class);
-
-    /** The states (see the class documentation). */
-    private static final int READ_HEAD = 0, READ_BODY = 1, DISCARD = 2, CLOSED = 3, STREAM_BODY = 4;
 
     private final ExchangeContext server;
     private final RouteGate gate;
     private final HeadChecks checks;
     private final ReplyWriter writer;
-    private final Limits limits;
     private final Timeouts timeouts;
     private final ReplyRing ring;
     private final UpgradeHandoff upgrade;
-    private final BodyReader body = new BodyReader();
     private final WriteStallWatch writeWatch = new WriteStallWatch();
-    private ArrayDeque<Object> backlog; // parked messages; created when a first one parks
+    private final Backlog backlog = new Backlog();
+    private final BodyPhase phase;
     private ChannelHandlerContext ctx;
     private ConnectionDeadlines deadlines;
     private SocketAddress remote;
     /** What TLS established for this connection (set before this handler was added), or null over plain HTTP. */
     private dev.tidemill.internal.exchange.TransportSecurity security;
 
-    private int reading = READ_HEAD;
-    private Exchange current; // the exchange whose body is being read
-    private Http1RequestBody streaming; // the streamed body being read (STREAM_BODY)
     private boolean awaitingHead = true; // every reply written, no head yet: idle (or reading a head)
     /** The decoder holds part of the next head (it said so with {@link RequestDecoder#PARTIAL_HEAD}). */
     private boolean partialHead;
@@ -77,11 +66,11 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         this.server = server;
         this.upgrade = new UpgradeHandoff(decoder);
         this.gate = server.gate();
-        this.limits = server.config().limits();
         this.timeouts = server.config().timeouts();
         this.checks = checks;
-        this.ring = new ReplyRing(limits.maxPipelined());
+        this.ring = new ReplyRing(server.config().limits().maxPipelined());
         this.writer = new ReplyWriter(server, encoder, batcher, ring, writeWatch, fileSends);
+        this.phase = new BodyPhase(server, writer, ring, backlog);
     }
 
     @Override
@@ -89,6 +78,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         this.ctx = ctx;
         this.deadlines = new ConnectionDeadlines(ctx.executor(), this);
         this.writer.attach(ctx, this);
+        this.phase.attach(ctx, deadlines);
     }
 
     /** Removed before it read anything (the connection turned out to speak HTTP/2): its timers go with it. */
@@ -108,14 +98,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        reading = CLOSED;
-        body.release();
-        if (streaming != null) {
-            streaming.stop();
-            streaming.stream().fail(Problem.of(400, "Bad Request", "the client closed the connection before the body's end"));
-            streaming = null;
-        }
-        if (backlog != null) for (Object m; (m = backlog.poll()) != null; ) ReferenceCountUtil.release(m);
+        phase.connectionClosed();
+        backlog.release();
         writer.closed();
         deadlines.cancel();
         ctx.fireChannelInactive();
@@ -163,9 +147,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         if (evt instanceof ChannelInputShutdownEvent) {
             // The client's FIN: it cannot be told from a client that left, and noticing departures matters more than a
             // rare half-closing client. Replies already produced are flushed; what is in flight is abandoned.
-            if (reading == STREAM_BODY) {
-                streamFailed(Problem.of(400, "Bad Request", "the client ended its side of the connection before the body's end"));
-            }
+            phase.inputShutdown();
             writer.closeWhenWritten();
             return;
         }
@@ -175,17 +157,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!writer.reading(true)) deadlines.readBegan(); // the first message of this read
-        if (reading == CLOSED) {
+        if (phase.closed()) {
             ReferenceCountUtil.release(msg);
             return;
         }
         if (parked() || (msg instanceof HttpRequest && mustPark())) {
-            // Pipelining cap reached, or the client is not reading our responses: park the message
-            // and stop reading the socket, so TCP pushes back on the client. What is parked is
-            // bounded by one read's worth of bytes.
-            if (backlog == null) backlog = new ArrayDeque<>(4);
-            backlog.add(msg);
-            ctx.channel().config().setAutoRead(false);
+            backlog.park(msg, ctx.channel()); // pipelining cap reached, or the client is not reading our responses
             return;
         }
         handle(msg);
@@ -201,11 +178,11 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     private void handle(Object msg) {
         try {
             if (lastRequestRead && msg instanceof HttpRequest) {
-                reading = CLOSED; // pipelined after a "Connection: close" request: never processed
+                phase.close(); // pipelined after a "Connection: close" request: never processed
                 return;
             }
             if (msg instanceof HttpRequest req) onHead(req);
-            if (msg instanceof HttpContent content && reading != CLOSED) onContent(content);
+            if (msg instanceof HttpContent content && !phase.closed()) phase.content(content);
         } finally {
             ReferenceCountUtil.release(msg);
         }
@@ -233,208 +210,22 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
         if (verdict == null) verdict = HeadChecks.expect(framing);
         if (verdict == null) verdict = gate.bind(ex, req.headers());
         if (verdict != null) {
-            refuse(ex, verdict, framing);
-            return;
-        }
-        if (ex.endpoint().route().streamsBody()) {
-            stream(ex, req, framing);
-            return;
-        }
-        current = ex;
-        reading = READ_BODY;
-        body.read(ex.endpoint().maxBodyBytes());
-        if (framing.hasBody()) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
-        if (framing.expectsContinue()) writer.continueWhenNext(ex);
-    }
-
-    /**
-     * A streamed route: dispatched now, its body read as the handler asks ({@link Http1RequestBody});
-     * until it does, the socket is not read.
-     */
-    private void stream(Exchange ex, HttpRequest req, HeadFraming framing) {
-        long declared = framing.streamedLength();
-        Http1RequestBody s = new Http1RequestBody(ctx, this, ex, limits.bodyHighWaterBytes(), ex.endpoint().maxBodyBytes(),
-                declared, framing.expectsContinue(), server.bodyBytesHeld());
-        ex.bodyStream(s.stream(), declared);
-        boolean whole = req instanceof LastHttpContent;
-        if (whole) {
-            // The whole body came with the head (a small body in one read): it goes into the stream before the handler
-            // runs, so the handler finds it there and ends without waiting, asking for more or a task on this loop;
-            // nothing is held back from the socket either (toggling its read interest costs two epoll_ctl calls).
-            // reading stays READ_HEAD: handle() passes this same message to onContent, which must not feed it again.
-            s.whole((LastHttpContent) req);
-        } else if (framing.hasBody()) {
-            streaming = s;
-            current = ex;
-            reading = STREAM_BODY;
-            ctx.channel().config().setAutoRead(false); // nothing more is read until the reader asks
+            phase.refuse(ex, verdict, framing);
+        } else if (ex.endpoint().route().streamsBody()) {
+            phase.stream(ex, req, framing);
         } else {
-            s.stop();
-            s.stream().end();
+            phase.readWhole(ex, framing);
         }
-        requestDeadline(ex);
-        server.dispatch(ex);
-        if (whole) s.stream().settle(); // what the handler did not take at once stops pinning the read buffer
-    }
-
-    /** The request timeout runs from now (a streamed body's: from the last piece its reader took). */
-    private void requestDeadline(Exchange ex) {
-        long at = deadlines.now() + ex.endpoint().requestTimeoutNanos();
-        ring.deadline(ex, at);
-        if (at < deadlines.get(Kind.REQUEST)) deadlines.set(Kind.REQUEST, at);
-    }
-
-    @Override
-    public void resumed(Http1RequestBody s, boolean sendContinue) {
-        if (streaming != s || reading != STREAM_BODY) return;
-        if (sendContinue) writer.continueWhenNext(s.exchange());
-        deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
-        if (!parked() && !ctx.channel().config().isAutoRead()) ctx.channel().config().setAutoRead(true);
-    }
-
-    @Override
-    public void abandoned(Http1RequestBody s) {
-        if (streaming != s || reading != STREAM_BODY) return;
-        streaming = null;
-        current = null;
-        deadlines.clear(Kind.BODY_STALL);
-        long remaining = s.remaining();
-        long drain = limits.maxDrainBytes();
-        if (s.continueOwed() || remaining > drain || remaining < 0 && drain == 0) {
-            // The client may be waiting for a 100 that will not come, or the rest is too long to read for nothing.
-            reading = CLOSED;
-            closeAfter(s.exchange());
-            return;
-        }
-        reading = DISCARD;
-        body.discard(drain);
-        deadlines.after(Kind.DRAIN, timeouts.drain().toNanos());
-        if (!parked() && !ctx.channel().config().isAutoRead()) ctx.channel().config().setAutoRead(true);
-    }
-
-    /** The streamed body cannot go on: its reader and, unless it answered, the client are told; the connection closes. */
-    private void streamFailed(Problem p) {
-        Http1RequestBody s = streaming;
-        streaming = null;
-        current = null;
-        reading = CLOSED;
-        s.stop();
-        deadlines.clear(Kind.BODY_STALL);
-        Exchange ex = s.exchange();
-        closeAfter(ex);
-        ex.failBody(p, true);
-    }
-
-    /** The connection closes once {@code ex}'s reply is written (at once if it was). */
-    private void closeAfter(Exchange ex) {
-        if (ring.holds(ex)) ring.clearFlag(ex, ReplyRing.KEEP_ALIVE);
-        else writer.closeWhenWritten();
-    }
-
-    /** Answers a request refused before dispatch, and decides what happens to its body. */
-    private void refuse(Exchange ex, Verdict verdict, HeadFraming framing) {
-        Refusals.Next next = Refusals.after(verdict, framing, limits.maxDrainBytes());
-        switch (next) {
-            case CLOSE -> reading = CLOSED;
-            case DISCARD_BODY -> {
-                reading = DISCARD;
-                body.discard(limits.maxDrainBytes());
-                deadlines.after(Kind.DRAIN, timeouts.drain().toNanos());
-            }
-            case READ_NEXT -> reading = READ_HEAD; // its LastHttpContent follows and is ignored
-        }
-        ex.refuse(verdict, next == Refusals.Next.CLOSE);
-    }
-
-    private void onContent(HttpContent content) {
-        if (content.decoderResult().isFailure()) {
-            // A malformed chunk: the framing is lost, so the connection cannot continue.
-            Exchange ex = current;
-            if (reading == READ_BODY && ex != null) {
-                Throwable cause = content.decoderResult().cause();
-                refuseLate(ex, Refusals.malformedBody(cause, limits.maxHeaderBytes()));
-            } else if (reading == STREAM_BODY) {
-                streamFailed(Refusals.malformedBody(content.decoderResult().cause(), limits.maxHeaderBytes()));
-            } else {
-                writer.closeWhenWritten();
-            }
-            return;
-        }
-        switch (reading) {
-            case READ_BODY -> {
-                BodyReader.Outcome outcome = body.feed(content, ctx.alloc());
-                if (outcome == BodyReader.Outcome.TOO_LARGE) {
-                    refuseLate(current, Refusals.bodyTooLarge(current.endpoint().maxBodyBytes()));
-                    return;
-                }
-                if (body.lastPiece() > 0) deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
-                if (outcome == BodyReader.Outcome.COMPLETE) {
-                    Exchange ex = current;
-                    current = null;
-                    deadlines.clear(Kind.BODY_STALL);
-                    ex.body(body.take());
-                    reading = READ_HEAD;
-                    requestDeadline(ex);
-                    server.dispatch(ex);
-                }
-            }
-            case STREAM_BODY -> {
-                Http1RequestBody s = streaming;
-                switch (s.piece(content)) {
-                    case TOO_LARGE -> streamFailed(Refusals.bodyTooLarge(s.exchange().endpoint().maxBodyBytes()));
-                    case COMPLETE -> {
-                        streaming = null;
-                        current = null;
-                        reading = READ_HEAD;
-                        deadlines.clear(Kind.BODY_STALL);
-                        if (ring.holds(s.exchange())) requestDeadline(s.exchange());
-                        // The whole body is in the stream now: the socket is the next request's again.
-                        if (!parked() && !mustPark() && !ctx.channel().config().isAutoRead()) {
-                            ctx.channel().config().setAutoRead(true);
-                        }
-                    }
-                    case MORE -> {
-                        if (content.content().isReadable()) {
-                            if (ring.holds(s.exchange())) requestDeadline(s.exchange());
-                            if (s.paused()) deadlines.clear(Kind.BODY_STALL); // the reader's turn, not the client's
-                            else deadlines.after(Kind.BODY_STALL, timeouts.bodyStall().toNanos());
-                        }
-                    }
-                }
-            }
-            case DISCARD -> {
-                BodyReader.Outcome outcome = body.skip(content);
-                if (outcome == BodyReader.Outcome.TOO_LARGE) {
-                    deadlines.clear(Kind.DRAIN);
-                    writer.closeWhenWritten();
-                } else if (outcome == BodyReader.Outcome.COMPLETE) {
-                    reading = READ_HEAD;
-                    deadlines.clear(Kind.DRAIN);
-                    writer.progress();
-                }
-            }
-            default -> { } // a refused request's trailing LastHttpContent
-        }
-    }
-
-    /** Answers the exchange whose body is being read with a problem, and closes after it. */
-    private void refuseLate(Exchange ex, Problem p) {
-        current = null;
-        reading = CLOSED;
-        body.release();
-        deadlines.clear(Kind.BODY_STALL);
-        ex.refuse(p, true);
     }
 
     private void readBacklog() {
-        while (parked() && reading != CLOSED) {
+        while (parked() && !phase.closed()) {
             Object m = backlog.peek();
             if (m instanceof HttpRequest && mustPark()) return;
             backlog.poll();
             handle(m);
         }
-        if (!parked() && reading != CLOSED && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()
-                && !(reading == STREAM_BODY && streaming.paused())) {
+        if (!parked() && phase.mayRead() && !upgrade.pending() && !mustPark() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -450,12 +241,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     @Override
     public boolean betweenRequests() {
-        return reading == READ_HEAD;
+        return phase.betweenRequests();
     }
 
     @Override
     public boolean parked() {
-        return backlog != null && !backlog.isEmpty();
+        return backlog.any();
     }
 
     @Override
@@ -466,7 +257,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     @Override
     public void takeOver(ConnectionTakeover takeover) {
-        reading = CLOSED;
+        phase.close();
         deadlines.cancel();
         upgrade.takeOver(ctx, takeover, this);
     }
@@ -482,7 +273,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
 
     @Override
     public void stop() {
-        reading = CLOSED;
+        phase.close();
     }
 
     @Override
@@ -508,16 +299,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
                     }
                 }
             }
-            case BODY_STALL -> {
-                if (reading == READ_BODY && current != null) {
-                    refuseLate(current, Refusals.bodyStalled(timeouts.bodyStall().toMillis()));
-                } else if (reading == STREAM_BODY && !streaming.paused()) {
-                    streamFailed(Refusals.bodyStalled(timeouts.bodyStall().toMillis()));
-                }
-            }
-            case DRAIN -> {
-                if (reading == DISCARD) writer.closeWhenWritten();
-            }
+            case BODY_STALL -> phase.stalled();
+            case DRAIN -> phase.drainExpired();
             case REQUEST -> {
                 long next = ring.expire(now);
                 if (next != ReplyRing.NONE) deadlines.set(Kind.REQUEST, next);
@@ -526,7 +309,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter
     }
 
     private void close() {
-        reading = CLOSED;
+        phase.close();
         ctx.close();
     }
 
