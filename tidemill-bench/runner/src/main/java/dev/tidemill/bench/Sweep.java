@@ -30,7 +30,7 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code ./tidemill bench sweep [--quick]}: the handler-cost sweep of issue 3, section 5. Tidemill
+ * {@code ./tidemill bench sweep [--quick]}: the handler-cost sweep. Tidemill
  * only: handler CPU cost ({@code /cost?us=N}) x worker count (a ladder from the server CPU set) x
  * mode (LOOP, VIRTUAL, IO), plus a blocking ({@code /block?ms=2}) and an awaiting
  * ({@code /await?ms=2}) handler per mode and worker count. Every cell starts a fresh server pinned
