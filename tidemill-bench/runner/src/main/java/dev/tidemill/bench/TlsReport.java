@@ -219,6 +219,10 @@ public final class TlsReport {
             b.append("\n## Negotiated (openssl s_client, offering h2,http/1.1)\n\n");
             handshakes.forEach(h -> b.append("- ").append(h).append('\n'));
         }
+        if (r.resumption() != null && !r.resumption().isEmpty()) {
+            b.append("\n## Session resumption (nginx's $ssl_session_reused, counted in this run)\n\n");
+            r.resumption().forEach(w -> b.append("- ").append(w.describe()).append('\n'));
+        }
         if (!r.notMeasured().isEmpty()) {
             b.append("\n## Not measured\n\n");
             r.notMeasured().forEach(n -> b.append("- ").append(n).append('\n'));
