@@ -278,10 +278,10 @@ public final class Demo {
                 .append("' -H 'Access-Control-Request-Method: POST' ").append(base).append("/api/hello\n");
         b.append("  for i in 1 2 3 4 5 6; do curl -s -o /dev/null -w '%{http_code} ' ").append(base).append("/limited; done\n");
         b.append("Uploads (streamed, up to 256 MiB; larger: 413, chunked too):\n");
-        b.append("  head -c 100000000 /dev/urandom > /tmp/big.bin\n");
-        b.append("  curl -T /tmp/big.bin ").append(base).append("/files/big.bin                    # size and SHA-256\n");
+        b.append("  head -c 100000000 /dev/urandom > big.bin\n");
+        b.append("  curl -T big.bin ").append(base).append("/files/big.bin                         # size and SHA-256\n");
         b.append("  head -c 300000000 /dev/zero | curl -T - ").append(base).append("/files/too-big.bin   # chunked: 413\n");
-        b.append("  curl -F title=Holiday -F file=@/tmp/big.bin ").append(base).append("/upload   # multipart; or open ")
+        b.append("  curl -F title=Holiday -F file=@big.bin ").append(base).append("/upload   # multipart; or open ")
                 .append(base).append("/upload in a browser\n");
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 
 /**
  * The hardening suite's own bookkeeping: every table case names a source and is unique, the suite
- * is as large as issue 4 asks (well over 150 cases), and README.md states its real size (cases and
+ * keeps well over 150 cases, and README.md states its real size (cases and
  * categories), so changing one without the other fails. Prints the count per category.
  */
 class HardeningCatalogTest {

@@ -4,7 +4,7 @@ package dev.tidemill.hardening;
  * One hostile request of the hardening suite: the exact bytes sent, what the server must answer,
  * whether the connection must close, and where the rule comes from.
  *
- * @param category the suite category (issue 4, section 1), e.g. {@code 1 framing}
+ * @param category the suite category, its number and name, e.g. {@code 1 framing}
  * @param name what is wrong, short and unique
  * @param source the RFC section, CVE or public report the case comes from
  * @param bytes the exact bytes, one char per byte (ISO-8859-1)

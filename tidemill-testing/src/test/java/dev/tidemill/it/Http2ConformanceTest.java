@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class Http2ConformanceTest {
-    /** The smallest suite the issue accepts. */
+    /** The smallest suite this test accepts. */
     static final int MIN_CASES = 140;
 
     /**

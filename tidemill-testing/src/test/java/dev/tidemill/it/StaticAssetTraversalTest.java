@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Hostile paths against static assets (docs/static-assets.md, "Refusals"; ../shared/CASES.md
- * section 11, SF-01 to SF-10): each raw request target gets the status in its row, never a byte
+ * Hostile paths against static assets (docs/static-assets.md, "Refusals";
+ * cases SF-01 to SF-10): each raw request target gets the status in its row, never a byte
  * of a file outside the root, of a dotfile or of a link that leaves the root, and the server
  * serves the next client. 400 is the gate's (dot segments in any encoding, NUL, malformed
  * percent-encoding or UTF-8: refused before routing, for every route); 404 is the assets'

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The conformance suite's own bookkeeping: every row names a source and has a unique id, the
- * suite has at least the 150 cases issue 10 asks for (the count per section is printed), and the
+ * suite has at least 150 cases (the count per section is printed), and the
  * UTF-8 facts of section 6 agree with the JDK's strict decoder.
  */
 class ConformanceCatalogTest {

@@ -17,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Filters wrap WebSocket routes as they wrap HTTP ones (issue 10: auth on a WebSocket route with
- * the same filter as on HTTP): a filter that refuses answers the handshake itself (401 here) and
+ * Filters wrap WebSocket routes as they wrap HTTP ones (auth on a WebSocket route with the same
+ * filter as on HTTP): a filter that refuses answers the handshake itself (401 here) and
  * no upgrade happens; one that lets it through can leave attributes the connection's handler reads
  * from {@code ws.request()}. In every execution mode.
  */

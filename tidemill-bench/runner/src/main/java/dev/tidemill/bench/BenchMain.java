@@ -90,7 +90,7 @@ public final class BenchMain {
             } else if (!list.isEmpty() && (list.get(0).equals("help") || list.get(0).equals("--help"))) {
                 System.out.println("usage: ./tidemill bench [--quick] [--strict] [--targets a,b] [--scenarios x,y] "
                         + "[--rounds N] [--duration S] [--warmup S] [--connections N] [--out DIR] [--resume CHECKPOINT]\n"
-                        + "       ./tidemill bench machine | report | compression [--seconds S]\n"
+                        + "       ./tidemill bench machine | report | compression [--seconds S] [--file PATH]\n"
                         + "       ./tidemill bench metrics [--quick] [--rounds N] [--duration S] [--warmup S] (plaintext, metrics on and off)\n"
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code ./tidemill bench compression [--seconds S]}: the CPU one compressed response costs, per
- * coding and level, on the bench's 16 KiB page ({@link PageData#reference()}), through the
+ * {@code ./tidemill bench compression [--seconds S] [--file PATH]}: the CPU one compressed response
+ * costs, per coding and level, on the bench's 16 KiB page ({@link PageData#reference()}, or the
+ * file given: what precompressing a static asset costs, docs/static-assets.md), through the
  * server's own encoder ({@code internal.codec.ContentEncoding}, reachable here because the runner
  * runs on the class path), plus a streamed SSE event (about 200 bytes, compressed and flushed on
  * its own as {@code ChunkEncoder} does). One thread, timed by its own CPU clock
@@ -34,19 +35,26 @@ final class CompressionCost {
 
     static void run(List<String> args, PrintStream out) {
         double seconds = 1.0;
+        java.nio.file.Path file = null;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--seconds") && i + 1 < args.size()) seconds = Double.parseDouble(args.get(++i));
-            else throw new IllegalArgumentException("usage: bench compression [--seconds S]");
+            else if (args.get(i).equals("--file") && i + 1 < args.size()) file = java.nio.file.Path.of(args.get(++i));
+            else throw new IllegalArgumentException("usage: bench compression [--seconds S] [--file PATH]");
         }
-        byte[] page = PageData.reference().getBytes(StandardCharsets.UTF_8);
+        byte[] page;
+        try {
+            page = file == null ? PageData.reference().getBytes(StandardCharsets.UTF_8) : java.nio.file.Files.readAllBytes(file);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("bench compression: cannot read " + file + ": " + e.getMessage(), e);
+        }
         ByteBuf body = Unpooled.wrappedBuffer(page);
         long nanos = (long) (seconds * 1e9);
         List<Cell> cells = new ArrayList<>();
         for (int level : new int[] {1, 3, 4, 5, 6, 9, 11}) cells.add(full(Choice.BR, level, body, nanos));
         for (int level : new int[] {1, 3, 6, 9, 19}) cells.add(full(Choice.ZSTD, level, body, nanos));
         for (int level : new int[] {1, 5, 6, 9}) cells.add(full(Choice.GZIP, level, body, nanos));
-        out.printf(Locale.ROOT, "page: %,d bytes (PageData.reference()); %.1f s per cell after %.1f s warm-up; CPU time of one thread%n%n",
-                page.length, seconds, seconds);
+        out.printf(Locale.ROOT, "%s: %,d bytes (%s); %.1f s per cell after %.1f s warm-up; CPU time of one thread%n%n",
+                file == null ? "page" : "file", page.length, file == null ? "PageData.reference()" : file.getFileName(), seconds, seconds);
         out.println("| coding | level | bytes | ratio | CPU per response (us) | MiB/s per core |");
         out.println("|---|---|---|---|---|---|");
         for (Cell c : cells) {

@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code ./tidemill bench heavy}: the heavy fixed-rate load the live-HTML issue asks for: 10,000
+ * {@code ./tidemill bench heavy}: the heavy fixed-rate load live HTML is judged by: 10,000
  * keep-alive connections each fetch {@code /page} every 2 s: 5,000 requests per second in all, open
  * loop, latency from each request's intended send time (coordinated-omission free, {@link
  * OpenLoopGenerator}). Every target in turn: started, its answers checked, warmed up with wrk, then

@@ -15,9 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code ./tidemill bench imbalance [--quick]}: Tidemill with (at least) two worker loops in LOOP
@@ -335,21 +330,11 @@ public final class ImbalanceSuite {
     }
 
     static Path write(Result result, Path dir) {
-        String base = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").format(ZonedDateTime.now(ZoneOffset.UTC)) + (result.quick() ? "-imbalance-quick" : "-imbalance");
-        try {
-            Files.createDirectories(dir);
-            Path json = dir.resolve(base + ".json");
-            Files.writeString(json, JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValueAsString(result));
-            Files.writeString(dir.resolve(base + ".md"), "# Tidemill bench, imbalance suite" + (result.quick() ? " (quick)" : "")
-                    + ", " + result.startedUtc() + "\n\n" + result.configuration().get("rate") + " req/s of `/plaintext` over "
-                    + result.configuration().get("connections") + " connections, " + result.configuration().get("windowSeconds")
-                    + " s per row, " + result.configuration().get("workerLoops") + " worker loops on server CPUs "
-                    + result.configuration().get("serverCpus") + "; holders call `/hold?ms=" + HOLD_MILLIS
-                    + "` back to back. Latency from intended send time (coordinated omission corrected).\n\n"
-                    + markdown(result.rows()));
-            return json;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ResultFile.write(dir, result.quick() ? "imbalance-quick" : "imbalance", result, "# Tidemill bench, imbalance suite"
+                + (result.quick() ? " (quick)" : "") + ", " + result.startedUtc() + "\n\n" + result.configuration().get("rate")
+                + " req/s of `/plaintext` over " + result.configuration().get("connections") + " connections, "
+                + result.configuration().get("windowSeconds") + " s per row, " + result.configuration().get("workerLoops")
+                + " worker loops on server CPUs " + result.configuration().get("serverCpus") + "; holders call `/hold?ms=" + HOLD_MILLIS
+                + "` back to back. Latency from intended send time (coordinated omission corrected).\n\n" + markdown(result.rows()));
     }
 }

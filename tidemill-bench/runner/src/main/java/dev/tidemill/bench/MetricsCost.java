@@ -20,7 +20,7 @@ final class MetricsCost {
     static final String SUITE = "metrics";
     static final String ON = "tidemill-loop";
     static final String OFF = "tidemill-loop-nometrics";
-    /** The goal: metrics add less than this share of server CPU per request. */
+    /** The goal: metrics add less than this share of server CPU per request. */
     static final double GOAL_PERCENT = 3.0;
 
     private MetricsCost() {}

@@ -17,11 +17,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a {@link Result} as {@code <UTC>-<suite>.json} with the Markdown table ({@code .md}) and
- * the chart ({@code .svg}) next to it, and reads results back for the report.
+ * the chart ({@code .svg}) next to it, and reads results back for the report. What it writes names
+ * no path of this machine ({@link MachinePaths}): class paths and command lines are relative to
+ * the checkout, the Maven repository and the temporary directory.
  */
 public final class ResultFile {
     private static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+    private static final MachinePaths PATHS = MachinePaths.here();
 
     private ResultFile() {}
 
@@ -35,11 +38,11 @@ public final class ResultFile {
         try {
             Files.createDirectories(dir);
             Path json = dir.resolve(base + ".json");
-            Files.writeString(json, MAPPER.writeValueAsString(result));
-            Files.writeString(dir.resolve(base + ".md"), "# Tidemill bench, " + result.suite() + " suite, "
-                    + result.startedUtc() + "\n\n" + MarkdownTable.of(result.summary()));
-            Files.writeString(dir.resolve(base + ".svg"), SvgChart.of(result.summary(),
-                    "Tidemill bench (" + result.suite() + "): median req/s, ratio to the Netty baseline"));
+            Files.writeString(json, PATHS.strip(MAPPER.writeValueAsString(result)));
+            Files.writeString(dir.resolve(base + ".md"), PATHS.strip("# Tidemill bench, " + result.suite() + " suite, "
+                    + result.startedUtc() + "\n\n" + MarkdownTable.of(result.summary())));
+            Files.writeString(dir.resolve(base + ".svg"), PATHS.strip(SvgChart.of(result.summary(),
+                    "Tidemill bench (" + result.suite() + "): median req/s, ratio to the Netty baseline")));
             return json;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -65,7 +68,7 @@ public final class ResultFile {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, MAPPER.writeValueAsString(result));
+            Files.writeString(tmp, PATHS.strip(MAPPER.writeValueAsString(result)));
             Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -87,8 +90,8 @@ public final class ResultFile {
         try {
             Files.createDirectories(dir);
             Path json = dir.resolve(base + ".json");
-            Files.writeString(json, MAPPER.writeValueAsString(result));
-            Files.writeString(dir.resolve(base + ".md"), markdown);
+            Files.writeString(json, PATHS.strip(MAPPER.writeValueAsString(result)));
+            Files.writeString(dir.resolve(base + ".md"), PATHS.strip(markdown));
             return json;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -7,7 +7,9 @@ import java.util.Optional;
 
 /**
  * A measured scenario: which request wrk sends (a path, or a Lua script for POST, the mix and
- * pipelining) and at how many connections. Numbers follow issue 3, section 4.
+ * pipelining) and at how many connections. Each has a fixed number from 1 to 8, in declaration
+ * order; variants of one request share theirs (6: the mix with and without a browser's
+ * {@code Accept-Encoding}; 7: plaintext at 256 and 1024 connections).
  */
 public enum ScenarioRun {
     /** 1: {@code GET /plaintext}. */
@@ -55,7 +57,7 @@ public enum ScenarioRun {
     /** @return the name used on the command line and in result files */
     public String id() { return id; }
 
-    /** @return the scenario number in issue 3 */
+    /** @return the scenario's fixed number (1 to 8; variants of one request share it) */
     public int number() { return number; }
 
     /** @return what is sent, for people */
@@ -105,6 +107,6 @@ public enum ScenarioRun {
                 + String.join(", ", Arrays.stream(values()).map(ScenarioRun::id).toList()));
     }
 
-    /** @return every scenario, in issue order */
+    /** @return every scenario, in number order */
     public static List<ScenarioRun> all() { return List.of(values()); }
 }

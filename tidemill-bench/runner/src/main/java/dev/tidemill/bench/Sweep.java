@@ -15,9 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,11 +23,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code ./tidemill bench sweep [--quick]}: the handler-cost sweep of issue 3, section 5. Tidemill
+ * {@code ./tidemill bench sweep [--quick]}: the handler-cost sweep. Tidemill
  * only: handler CPU cost ({@code /cost?us=N}) x worker count (a ladder from the server CPU set) x
  * mode (LOOP, VIRTUAL, IO), plus a blocking ({@code /block?ms=2}) and an awaiting
  * ({@code /await?ms=2}) handler per mode and worker count. Every cell starts a fresh server pinned
@@ -298,8 +293,6 @@ public final class Sweep {
         return c;
     }
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
-
     /**
      * Writes {@code <UTC>-<suite>.json} and the Markdown next to it.
      *
@@ -308,22 +301,12 @@ public final class Sweep {
      * @return the JSON file
      */
     static Path write(SweepResult result, Path dir) {
-        String base = STAMP.format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + result.suite();
-        try {
-            Files.createDirectories(dir);
-            Path json = dir.resolve(base + ".json");
-            Files.writeString(json, JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
-                    .writeValueAsString(result));
-            Files.writeString(dir.resolve(base + ".md"), "# Tidemill bench, handler-cost sweep (" + result.suite() + "), "
-                    + result.startedUtc() + "\n\nServer CPUs " + result.configuration().get("serverCpus")
-                    + ", load generator CPUs " + result.configuration().get("loadGeneratorCpus") + ", "
-                    + result.configuration().get("connections") + " connections, "
-                    + result.configuration().get("durationSeconds") + " s window after "
-                    + result.configuration().get("warmupSeconds") + " s warm-up.\n\n" + SweepTable.of(result.cells()));
-            return json;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ResultFile.write(dir, result.suite(), result, "# Tidemill bench, handler-cost sweep (" + result.suite() + "), "
+                + result.startedUtc() + "\n\nServer CPUs " + result.configuration().get("serverCpus")
+                + ", load generator CPUs " + result.configuration().get("loadGeneratorCpus") + ", "
+                + result.configuration().get("connections") + " connections, "
+                + result.configuration().get("durationSeconds") + " s window after "
+                + result.configuration().get("warmupSeconds") + " s warm-up.\n\n" + SweepTable.of(result.cells()));
     }
 
 

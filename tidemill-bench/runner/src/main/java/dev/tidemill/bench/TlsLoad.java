@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
  * ({@link #parseH2load}), and {@code openssl s_time -new} for full handshakes
  * ({@link #parseSTime}). Why not wrk with {@code Connection: close} for handshakes: it reconnects
  * per response, but keeps its {@code SSL} object across reconnects ({@code SSL_clear}), so it offers
- * the previous session back and the server resumes it; h2load's reconnects resume too. Measured
- * against nginx logging {@code $ssl_session_reused}: wrk 9,912 of 9,916 requests on resumed
- * sessions, h2load {@code --h1} 1,996 of 2,000, {@code s_time -new} 0 of 1,862 (it makes a new
- * {@code SSL} without a session for every connection, so it cannot resume).
+ * the previous session back and the server resumes it; h2load's reconnects resume too.
+ * {@code s_time -new} makes a new {@code SSL} without a session for every connection, so it cannot
+ * resume. Every run counts it on nginx ({@link ResumptionLog}): a handshake window with a resumed
+ * session fails the run.
  */
 final class TlsLoad {
     private TlsLoad() {}
@@ -118,6 +118,41 @@ final class TlsLoad {
         long errors = exit == 0 ? 0 : 1;
         if (exit != 0) problems.add("s_time exited " + exit + ": " + lastLines(out, 2));
         return new Load(connections, 0, errors, "http/1.1", perConnection < 0 ? "" : perConnection + " bytes per connection", problems);
+    }
+
+    /**
+     * Full handshakes: parallel {@code s_time -new} processes started together, their connections summed.
+     *
+     * @param clients how many
+     * @param cpus the generator CPUs
+     * @param port the TLS port
+     * @param seconds each one's time
+     * @return the connections (one request each), errors and problems of all of them
+     */
+    static Load handshakes(int clients, String cpus, int port, int seconds) {
+        List<Process> ps = new ArrayList<>();
+        List<String> cmd = sTime(cpus, port, seconds);
+        try {
+            for (int i = 0; i < clients; i++) {
+                ps.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                        .start());
+            }
+        } catch (IOException e) {
+            ps.forEach(Process::destroyForcibly);
+            throw new UncheckedIOException(e);
+        }
+        long connections = 0, errors = 0;
+        List<String> problems = new ArrayList<>();
+        String details = "";
+        for (Process p : ps) {
+            Output o = await(p, cmd, seconds);
+            Load l = parseSTime(o.text(), o.exit());
+            connections += l.requests();
+            errors += l.errors();
+            problems.addAll(l.problems());
+            if (details.isEmpty()) details = l.details();
+        }
+        return new Load(connections, 0, errors, "http/1.1", details, problems);
     }
 
     /**

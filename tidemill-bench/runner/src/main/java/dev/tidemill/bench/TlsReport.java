@@ -48,7 +48,7 @@ public final class TlsReport {
      * Tidemill against the JVM peers on one case.
      *
      * @param caseId the case
-     * @param goal whether the issue's goal judges it (h2 over TLS, h2c, HTTP/1.1 over TLS); the rest is shown only
+     * @param goal whether the goal judges it (h2 over TLS, h2c, HTTP/1.1 over TLS); the rest is shown only
      * @param tidemill Tidemill's target with the lower server CPU per request
      * @param tidemillCpuUs its figure
      * @param peer the JVM peer with the lowest
@@ -158,7 +158,7 @@ public final class TlsReport {
 
     /** @return the verdict on both goals, with the per-case tables */
     static String verdict(List<PeerGoal> peers, List<ProviderGoal> providers) {
-        StringBuilder b = new StringBuilder("Goals (issue 14): Tidemill's server CPU per request the lowest of every JVM peer on h2 "
+        StringBuilder b = new StringBuilder("Goals: Tidemill's server CPU per request the lowest of every JVM peer on h2 "
                 + "(TLS and h2c) and on HTTP/1.1 over TLS (Tidemill's lower provider against the lowest peer; nginx is a reference, "
                 + "not a peer); Tidemill with OpenSSL (BoringSSL) cheaper than with the JDK provider.\n\n");
         List<PeerGoal> judged = peers.stream().filter(PeerGoal::goal).toList();
@@ -218,6 +218,10 @@ public final class TlsReport {
         if (!handshakes.isEmpty()) {
             b.append("\n## Negotiated (openssl s_client, offering h2,http/1.1)\n\n");
             handshakes.forEach(h -> b.append("- ").append(h).append('\n'));
+        }
+        if (r.resumption() != null && !r.resumption().isEmpty()) {
+            b.append("\n## Session resumption (nginx's $ssl_session_reused, counted in this run)\n\n");
+            r.resumption().forEach(w -> b.append("- ").append(w.describe()).append('\n'));
         }
         if (!r.notMeasured().isEmpty()) {
             b.append("\n## Not measured\n\n");

@@ -73,6 +73,7 @@ public final class TlsSuite {
      * @param configuration settings and method
      * @param targets per target and start: command line, startup lines, checks
      * @param rows every window
+     * @param resumption per TLS window of nginx, the requests it logged on resumed sessions ({@link ResumptionLog})
      * @param summary medians per target and case
      * @param peerGoals Tidemill against every JVM peer, per case
      * @param providerGoals OpenSSL against the JDK provider, per TLS case
@@ -81,9 +82,9 @@ public final class TlsSuite {
      */
     public record Result(String suite, boolean quick, String startedUtc, String finishedUtc, String command,
                          Map<String, Object> fingerprint, List<Check> preflight, Map<String, Object> configuration,
-                         List<Map<String, Object>> targets, List<Row> rows, List<TlsReport.Summary> summary,
-                         List<TlsReport.PeerGoal> peerGoals, List<TlsReport.ProviderGoal> providerGoals, List<String> notMeasured,
-                         List<String> failures) {}
+                         List<Map<String, Object>> targets, List<Row> rows, List<ResumptionLog.Window> resumption,
+                         List<TlsReport.Summary> summary, List<TlsReport.PeerGoal> peerGoals, List<TlsReport.ProviderGoal> providerGoals,
+                         List<String> notMeasured, List<String> failures) {}
 
     /** The tools the suite runs; a missing one stops it before anything starts. */
     static final List<String> TOOLS = List.of("wrk", "h2load", "openssl", "curl", "taskset");
@@ -92,6 +93,7 @@ public final class TlsSuite {
     private final String command;
     private final PrintStream out;
     private final List<Row> rows = new ArrayList<>();
+    private final List<ResumptionLog.Window> resumption = new ArrayList<>();
     private final List<Map<String, Object>> records = new ArrayList<>();
     private final List<String> notMeasured = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
@@ -156,8 +158,8 @@ public final class TlsSuite {
         }
         List<TlsReport.Summary> summary = TlsReport.summarise(rows);
         Result result = new Result(settings.suite(), settings.quick(), started, Instant.now().toString(), command, fingerprint, preflight,
-                configuration(cpus, targets), List.copyOf(records), List.copyOf(rows), summary, TlsReport.peerGoals(summary),
-                TlsReport.providerGoals(summary), List.copyOf(notMeasured), List.copyOf(failures));
+                configuration(cpus, targets), List.copyOf(records), List.copyOf(rows), List.copyOf(resumption), summary,
+                TlsReport.peerGoals(summary), TlsReport.providerGoals(summary), List.copyOf(notMeasured), List.copyOf(failures));
         Path json = ResultFile.write(settings.outDir(), result.suite(), result, TlsReport.page(result));
         out.println();
         out.print(TlsReport.markdown(summary));
@@ -221,7 +223,9 @@ public final class TlsSuite {
     private Row window(TlsTargets.Spec spec, RunningTarget running, TlsTargets.Ports ports, TlsCase c, int round, CpuSets cpus, Path dir) {
         String client = cpus.clientList();
         if (settings.warmupSeconds() > 0) load(c, ports, client, settings.warmupSeconds());
-        long resumedBefore = resumedLines(dir);
+        ResumptionLog log = new ResumptionLog(dir);
+        boolean counted = c.tls() && ResumptionLog.keptBy(spec);
+        long resumedBefore = counted ? log.resumed() : 0;
         CpuTimes before = CpuTimes.now();
         long s0 = treeTicks(running.pid());
         long t0 = System.nanoTime();
@@ -237,8 +241,11 @@ public final class TlsSuite {
             default -> "";
         };
         if (!expected.isEmpty() && !l.protocol().equals(expected)) problems.add("h2load negotiated '" + l.protocol() + "', expected " + expected);
-        long resumed = resumedLines(dir) - resumedBefore;
-        if (c.handshakes() && resumed > 0) problems.add(resumed + " requests on resumed TLS sessions (nginx's $ssl_session_reused)");
+        if (counted) {
+            long resumed = log.resumed() - resumedBefore;
+            resumption.add(new ResumptionLog.Window(round, spec.name(), c.id(), l.requests(), resumed));
+            if (c.handshakes() && resumed > 0) problems.add(resumed + " requests on resumed TLS sessions (nginx's $ssl_session_reused)");
+        }
         double seconds = c.handshakes() ? wall : l.seconds();
         Row r = row(round, spec.name(), spec.kind(), c, loadLabel(c), l.requests(), seconds, ProcessCpu.micros(s1 - s0) / 1e6, l.errors(),
                 l.protocol().isEmpty() ? (c == TlsCase.H1 || c == TlsCase.H1_TLS ? "http/1.1" : "") : l.protocol(), l.details(), busy,
@@ -274,35 +281,8 @@ public final class TlsSuite {
             }
             case H2_TLS, H2C -> TlsLoad.parseH2load(TlsLoad.run(TlsLoad.h2load(client, url, settings.h2Connections(),
                     settings.h2Streams(), seconds), seconds).text());
-            case HANDSHAKE_P256, HANDSHAKE_RSA -> handshakes(client, ports.tls(), seconds);
+            case HANDSHAKE_P256, HANDSHAKE_RSA -> TlsLoad.handshakes(settings.handshakeClients(), client, ports.tls(), seconds);
         };
-    }
-
-    /** Parallel s_time processes started together; their connections summed. */
-    private TlsLoad.Load handshakes(String client, int port, int seconds) {
-        List<Process> ps = new ArrayList<>();
-        List<String> cmd = TlsLoad.sTime(client, port, seconds);
-        try {
-            for (int i = 0; i < settings.handshakeClients(); i++) {
-                ps.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                        .start());
-            }
-        } catch (IOException e) {
-            ps.forEach(Process::destroyForcibly);
-            throw new UncheckedIOException(e);
-        }
-        long connections = 0, errors = 0;
-        List<String> problems = new ArrayList<>();
-        String details = "";
-        for (Process p : ps) {
-            TlsLoad.Output o = TlsLoad.await(p, cmd, seconds);
-            TlsLoad.Load l = TlsLoad.parseSTime(o.text(), o.exit());
-            connections += l.requests();
-            errors += l.errors();
-            problems.addAll(l.problems());
-            if (details.isEmpty()) details = l.details();
-        }
-        return new TlsLoad.Load(connections, 0, errors, "http/1.1", details, problems);
     }
 
     private String loadLabel(TlsCase c) {
@@ -318,13 +298,16 @@ public final class TlsSuite {
         return (c.tls() ? "https" : "http") + "://127.0.0.1:" + port + Scenario.PLAINTEXT_PATH;
     }
 
-    /** @return utime + stime of the process and every descendant (nginx's workers, when its master is on) */
+    /**
+     * @return utime + stime of the process and every descendant (nginx's workers, when its master is on)
+     * @throws IllegalStateException when the process is gone: a window without its server's CPU has no figure
+     */
     static long treeTicks(long pid) {
-        long t = 0;
+        long t;
         try {
             t = ProcessCpu.ticks(pid);
         } catch (IOException gone) {
-            return 0;
+            throw new IllegalStateException("server process " + pid + " is gone: its CPU over the window cannot be read", gone);
         }
         for (ProcessHandle d : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
             try {
@@ -334,16 +317,6 @@ public final class TlsSuite {
             }
         }
         return t;
-    }
-
-    private static long resumedLines(Path dir) {
-        Path log = dir.resolve(Nginx.RESUMED_LOG);
-        if (!Files.isRegularFile(log)) return 0;
-        try (var lines = Files.lines(log)) {
-            return lines.count();
-        } catch (IOException e) {
-            return 0;
-        }
     }
 
     private static int freePort() {
@@ -385,9 +358,9 @@ public final class TlsSuite {
         conf.put("h2load", "h2load -t1 -c" + settings.h2Connections() + " -m" + settings.h2Streams() + " -D <seconds>, --npn-list=h2 (its ALPN list) over TLS");
         conf.put("handshakes", settings.handshakeClients() + " x openssl s_time -new -www " + Scenario.PLAINTEXT_PATH
                 + " (a new SSL object and no session per connection: full handshakes, one HTTP/1.0 request each)");
-        conf.put("resumption", "wrk and h2load resume sessions when they reconnect (nginx's $ssl_session_reused: wrk with Connection: close "
-                + "9,912 of 9,916 requests resumed, h2load --h1 1,996 of 2,000, s_time -new 0 of 1,862), so handshakes use s_time -new; "
-                + "nginx logs every request on a resumed session in this run too, and a handshake window with any fails the run");
+        conf.put("resumption", "wrk and h2load resume TLS sessions when they reconnect, so the handshake cases use s_time -new; nginx logs "
+                + "each request on a resumed session ($ssl_session_reused), the count per TLS window of this run is in `resumption`, and "
+                + "a handshake window with any fails the run");
         conf.put("certificates", "self-signed for localhost and 127.0.0.1, made with the openssl CLI at the start of the run: ECDSA P-256 "
                 + "(every case but handshake-rsa) and RSA-2048 (handshake-rsa); PEM (PKCS#8) and PKCS#12");
         conf.put("body", "`" + Scenario.PLAINTEXT_PATH + "` (" + Scenario.PLAINTEXT_BODY.length() + " bytes of text/plain)");

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The uploads suite's result as Markdown (the page written next to the JSON, which
- * {@code bench report} puts into docs/performance.md) and the issue's goals judged from its rows:
+ * {@code bench report} puts into docs/performance.md) and the uploads goals judged from its rows:
  * per size and endpoint, Tidemill's best mode against every peer, on MB per server CPU second
  * (most wins) and peak RSS (lowest wins). Only clean rows count (every upload answered with the
  * right count); a case without a clean Tidemill row and a clean peer row is not judged.
@@ -109,7 +109,7 @@ public final class UploadsReport {
      * @return the verdict on both goals, in a few lines
      */
     static String verdict(List<Goal> goals) {
-        StringBuilder b = new StringBuilder("Goal (issue 13): the most MB per server CPU second of every peer, and the lowest peak RSS; "
+        StringBuilder b = new StringBuilder("Goal: the most MB per server CPU second of every peer, and the lowest peak RSS; "
                 + "Tidemill's best mode per case against every peer's clean row of the same size and endpoint.\n\n");
         if (goals.isEmpty()) {
             return b.append("No case had both a clean Tidemill row and a clean peer row: the goals were not judged.\n").toString();

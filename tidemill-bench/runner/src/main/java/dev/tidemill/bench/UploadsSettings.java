@@ -39,7 +39,7 @@ public record UploadsSettings(boolean quick, List<String> targets, List<String> 
                               UploadRequest.Framing framing, boolean restartPerCase, int rounds, Path outDir, Path repoRoot) {
     /** A size at or above this is run for a count instead of a time: 16 MiB. */
     public static final long LARGE_BYTES = 16L * 1024 * 1024;
-    /** 1 KiB, 1 MiB, 100 MiB: the sizes. */
+    /** 1 KiB, 1 MiB, 100 MiB: the sizes every target is measured at. */
     public static final List<Long> SIZES = List.of(1024L, 1024L * 1024, 100L * 1024 * 1024);
 
     /**

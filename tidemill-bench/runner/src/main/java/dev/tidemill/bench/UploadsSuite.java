@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * {@code VmHWM}, is that case's): the {@link UploadLoad} generator on the client CPUs, a warm-up
  * and a measured window (small sizes) or a fixed count (large ones). Reports MB/s, server CPU per
  * MiB, MB per server CPU second, peak RSS, errors and temp files left behind, and whether Tidemill
- * met the issue's goals ({@link UploadsReport#goals}). A target that answers a wrong count fails
+ * met its goals ({@link UploadsReport#goals}). A target that answers a wrong count fails
  * the run, after the result files are written. Writes {@code <UTC>-uploads.json} and {@code .md}.
  */
 public final class UploadsSuite {
@@ -87,7 +87,7 @@ public final class UploadsSuite {
      * @param rounds rounds run
      * @param rows the cases: per target, size and endpoint the median over rounds
      * @param roundRows every round's rows
-     * @param goals the issue's goals per case
+     * @param goals the goals judged per case
      * @param notMeasured what was not measured, and why
      * @param failures what fails the run (wrong counts, failed checks)
      */

@@ -199,13 +199,15 @@ class TlsSuiteTest {
         TlsSuite.Result r = new TlsSuite.Result("tls", false, "2026-12-02T00:00:00Z", "2026-12-02T00:18:00Z", "./tidemill bench tls",
                 Map.of("gitCommit", "abc"), List.of(), Map.of("rounds", 2, "tlsStacks", Map.of("jetty", "the JDK's SSLEngine")),
                 List.of(Map.of("target", "jetty", "certificate", "ECDSA P-256", "handshake", "TLSv1.3 X, ALPN h2, server key 256 bit")),
-                rows(), s, TlsReport.peerGoals(s), TlsReport.providerGoals(s),
+                rows(), List.of(new ResumptionLog.Window(1, "nginx", "handshake-rsa", 1862, 0)), s, TlsReport.peerGoals(s),
+                TlsReport.providerGoals(s),
                 List.of("helidon: handshake-rsa not served (keeps the connection open)"), List.of());
         String page = TlsReport.page(r);
         assertThat(page).startsWith("# Tidemill bench, TLS and HTTP/2 suite, 2026-12-02T00:00:00Z")
                 .contains("## Results", "| h1 | tidemill-openssl | ECDSA P-256 | -c64 | 50,000 | 4.5 | 1.00x (baseline) |",
                         "| h2-tls | tidemill-openssl | ECDSA P-256 | -c64 | 50,000 | 11.0 | 2.50x |", "## Goals",
-                        "jetty: the JDK's SSLEngine", "jetty (ECDSA P-256): TLSv1.3 X", "## Not measured", "helidon: handshake-rsa not served")
+                        "jetty: the JDK's SSLEngine", "jetty (ECDSA P-256): TLSv1.3 X", "## Not measured", "helidon: handshake-rsa not served",
+                        "## Session resumption", "- nginx handshake-rsa, round 1: 0 of 1,862 requests on resumed sessions")
                 .doesNotContain("## Failures");
         Path json = ResultFile.write(dir, "tls", r, page);
         assertThat(ResultFile.read(json, TlsSuite.Result.class).summary()).hasSameSizeAs(s);
@@ -246,6 +248,31 @@ class TlsSuiteTest {
         assertThat(PerformanceDoc.supersede(PerformanceDoc.OLD_NOT_BUILT, Set.of("pages", "streams", "tls")))
                 .isEqualTo("compression, SSE, WebSocket, TLS and HTTP/2 are measured in the sections above");
         assertThat(PerformanceDoc.OTHER_SUITES).containsKey("tls");
+    }
+
+    @Test
+    void resumedSessionsAreCountedFromNginxsLogAndAMissingLogIsAnError() throws Exception {
+        Path start = dir.resolve("r1").resolve("nginx-p256");
+        Files.createDirectories(start);
+        ResumptionLog log = new ResumptionLog(start);
+        assertThatThrownBy(log::resumed).isInstanceOf(IllegalStateException.class).hasMessageContaining("no resumed.log in");
+        try (var sample = TlsSuiteTest.class.getResourceAsStream(Nginx.RESUMED_LOG)) {
+            Files.copy(sample, start.resolve(Nginx.RESUMED_LOG));
+        }
+        assertThat(log.resumed()).isEqualTo(3); // three 'r' lines; the '.' is a new session
+        Files.writeString(start.resolve(Nginx.RESUMED_LOG), "r TLSv1.3\n", java.nio.file.StandardOpenOption.APPEND);
+        assertThatThrownBy(log::resumed).hasMessageContaining("line 5 is not");
+        assertThat(ResumptionLog.resumed(List.of())).isZero();
+        assertThat(ResumptionLog.keptBy(new TlsTargets.Spec("nginx", "native", false, true, "OpenSSL", null))).isTrue();
+        assertThat(ResumptionLog.keptBy(new TlsTargets.Spec("jetty", "peer", true, false, "JDK", null))).isFalse();
+    }
+
+    @Test
+    void aServerProcessThatIsGoneHasNoCpuFigure() throws Exception {
+        Process done = new ProcessBuilder("true").start();
+        done.waitFor();
+        assertThatThrownBy(() -> TlsSuite.treeTicks(done.pid())).isInstanceOf(IllegalStateException.class).hasMessageContaining("is gone");
+        assertThat(TlsSuite.treeTicks(ProcessHandle.current().pid())).isPositive();
     }
 
     @Test

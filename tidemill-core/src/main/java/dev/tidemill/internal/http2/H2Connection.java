@@ -183,7 +183,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
      * otherwise, at once; from another thread (a worker loop, a virtual thread), through the loop's
      * {@link dev.tidemill.internal.dispatch.ResponseBatcher}, which flushes each connection once per
      * drain. One flush (one write syscall) per reply was 24 % of the event loop's CPU under h2load
-     * with 32 streams per connection (async-profiler, {@code /tmp/prof-h2.sh}).
+     * with 32 streams per connection (async-profiler, {@code bench/prof-h2.sh}).
      */
     private void onLoop(Runnable write) {
         if (!ctx.executor().inEventLoop()) {

@@ -79,7 +79,7 @@ public final class H2Pipeline {
             int window = l.streamWindowBytes();
             // Uniform, not Netty's default weighted-fair distributor: RFC 9113 5.3 deprecates the
             // priority signals the weighted one honours, and it was 11 % of the event loop's CPU
-            // under h2load -c16 -m32 (async-profiler, /tmp/prof-h2.sh); it also keeps no priority
+            // under h2load -c16 -m32 (async-profiler, bench/prof-h2.sh); it also keeps no priority
             // tree a client's PRIORITY frames could churn (CVE-2019-9513).
             io.netty.handler.codec.http2.DefaultHttp2Connection connection = new io.netty.handler.codec.http2.DefaultHttp2Connection(true);
             connection.remote().flowController(new io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController(connection,

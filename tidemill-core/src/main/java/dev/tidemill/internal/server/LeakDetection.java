@@ -6,7 +6,7 @@ import io.netty.util.ResourceLeakDetector;
  * Netty's buffer leak detection, off in a server unless asked for: at its default level (SIMPLE)
  * it tracks one buffer in 128 with a stack trace, and under h2load with 32 streams per connection
  * that was 16 % of the requests per second (h2c, IO mode, one core: 234k with it, 273k without;
- * {@code /tmp/prof-h2.sh}, one run after the other). Vert.x turns it off the same way. Whoever
+ * {@code bench/prof-h2.sh}, one run after the other). Vert.x turns it off the same way. Whoever
  * sets {@code io.netty.leakDetection.level} (the test suites set {@code simple}; {@code paranoid}
  * for a leak hunt) or a level in code before the server starts keeps it.
  */

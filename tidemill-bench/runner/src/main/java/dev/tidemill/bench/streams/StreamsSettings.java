@@ -28,7 +28,7 @@ import java.util.List;
  * @param isolationRate isolation events per second (paced, so latency is delivery and not queueing)
  * @param datastarSubscribers SSE clients of the Datastar fan-out row
  * @param datastarEvents Datastar events published in that row
- * @param datastarRate Datastar events per second (2: twice a second, as the live-HTML issue asks)
+ * @param datastarRate Datastar events per second (2: twice a second, the rate live HTML is judged at)
  * @param name {@code streams} ({@code ./tidemill bench streams}) or {@code live} ({@code ./tidemill bench live},
  *     the Datastar fan-out alone)
  * @param clientTransport the client loop's transport: {@code auto} (io_uring, else epoll, else NIO),
