@@ -36,7 +36,8 @@ final class BrowserScript {
         assertThat(script).as("the build copies the browser script next to node_modules").exists();
         assertThat(web.resolve("node_modules/playwright-core")).as("npm ci, run by the build, installs playwright-core").exists();
         String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-        assertThat(Path.of(chromium)).as("Debian's chromium (apt-get install chromium; .ci/run does)").exists();
+        assertThat(Path.of(chromium)).as("Debian's chromium: apt-get install -y --no-install-recommends chromium (./tidemill test installs it)")
+                .exists();
 
         List<String> command = new ArrayList<>(List.of("node", script.toString()));
         command.addAll(List.of(args));

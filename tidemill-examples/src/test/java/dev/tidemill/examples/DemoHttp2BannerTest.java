@@ -33,8 +33,9 @@ class DemoHttp2BannerTest {
 
     @Test
     void everyHttp2LineOfTheBannerWorks(TestClient client) throws Exception {
-        assertThat(Path.of("/usr/bin/curl")).as("curl (.ci/run installs it)").exists();
-        assertThat(Path.of("/usr/bin/h2load")).as("h2load (nghttp2-client; .ci/run installs it)").exists();
+        assertThat(Path.of("/usr/bin/curl")).as("curl: apt-get install -y --no-install-recommends curl (./tidemill test installs it)").exists();
+        assertThat(Path.of("/usr/bin/h2load")).as("h2load: apt-get install -y --no-install-recommends nghttp2-client (./tidemill test installs it)")
+                .exists();
         List<String> lines = Demo.banner(app, client.server()).lines().map(String::strip)
                 .filter(l -> l.contains("--http2") || l.contains("--http1.1") || l.startsWith("h2load ")).toList();
         assertThat(lines).as("h2c and TLS lines, curl and h2load").hasSize(6);

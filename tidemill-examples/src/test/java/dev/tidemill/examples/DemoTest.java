@@ -1,12 +1,14 @@
 package dev.tidemill.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.testing.EventStream;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -191,8 +193,7 @@ class DemoTest {
     @Test
     void aRoomStreamsWhatIsPostedAndResumes() {
         try (EventStream room = client.events(TestRequest.get("/rooms/demo-test/events"))) {
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (Demo.roomsTopic().stats().subscriptions() == 0 && System.nanoTime() < deadline) Thread.onSpinWait();
+            await("the room stream subscribed").atMost(Duration.ofSeconds(10)).until(() -> Demo.roomsTopic().stats().subscriptions() > 0);
             TestResponse posted = client.post("/rooms/demo-test/messages", "application/json", "{\"text\":\"hello\\nroom\"}");
             assertThat(posted.status()).isEqualTo(202);
             long id = posted.jsonTree().get("id").asLong();

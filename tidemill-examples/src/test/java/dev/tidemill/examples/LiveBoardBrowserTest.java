@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The live board in a real browser: headless Chromium (Debian's, installed by {@code .ci/run})
+ * The live board in a real browser: headless Chromium (Debian's, installed by {@code ./tidemill test})
  * driven by playwright-core (from npm, installed by the build), two tabs on {@code /board}. The
  * first posts a note through Datastar; the second, which never reloads, shows it, patched in over
  * Server-Sent Events, as text (the markup in it is escaped); the Datastar client arrives under its

@@ -1,11 +1,13 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,7 +59,7 @@ class AccessLogTest {
             client.get("/readyz");
             client.get("/metrics");
 
-            Eventually.equals("five lines", 5, () -> CapturingLogs.ACCESS.size() - from);
+            await("five lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(CapturingLogs.ACCESS.size() - from).isEqualTo(5));
             List<JsonNode> lines = linesSince(from);
             JsonNode first = lines.get(0);
             assertThat(first.get("method").asString()).isEqualTo("GET");

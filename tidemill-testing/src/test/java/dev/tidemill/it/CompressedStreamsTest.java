@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
@@ -109,7 +110,7 @@ class CompressedStreamsTest {
                     out.write("one");
                     assertThat(r.nextChunk()).isPresent();
                 }
-                Eventually.until("the stream noticed the client left", () -> !out.isOpen());
+                await("the stream noticed the client left").atMost(Duration.ofSeconds(10)).until(() -> !out.isOpen());
                 assertThat(out.write("two").toCompletableFuture()).isCompletedExceptionally();
             }
             assertThat(client.get("/after").text()).isEqualTo("still here");

@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Transport;
@@ -9,6 +10,7 @@ import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,7 +58,7 @@ class ConcurrencyLimitTest {
                 a.write(hold);
                 b.write(hold);
                 assertThat(started.await(10, TimeUnit.SECONDS)).as("both /hold handlers are running").isTrue();
-                assertThat(Eventually.slots(client)).as("slots held").isEqualTo(2);
+                assertThat(Diagnostics.slots(client)).as("slots held").isEqualTo(2);
 
                 for (String path : List.of("/quick", "/hold")) {
                     TestResponse refused = c.send(TestRequest.get(path));
@@ -66,7 +68,7 @@ class ConcurrencyLimitTest {
                     assertThat(refused.jsonTree().get("status").asInt()).isEqualTo(503);
                     assertThat(refused.jsonTree().get("title").asString()).isNotBlank();
                 }
-                assertThat(Eventually.slots(client)).as("a refused request takes no slot").isEqualTo(2);
+                assertThat(Diagnostics.slots(client)).as("a refused request takes no slot").isEqualTo(2);
 
                 release.countDown();
                 held.forEach(f -> f.complete("released"));
@@ -75,13 +77,13 @@ class ConcurrencyLimitTest {
                     assertThat(r.status()).as("%s", r).isEqualTo(200);
                     assertThat(r.text()).isEqualTo("released");
                 }
-                Eventually.slotsReleased(client);
+                Diagnostics.awaitSlotsReleased(client);
                 // The connection that got the 503 is still usable, and so is a fresh one.
                 assertThat(c.send(TestRequest.get("/quick")).text()).isEqualTo("quick");
                 assertThat(client.get("/quick").status()).isEqualTo(200);
                 for (Connection x : List.of(a, b)) assertThat(x.send(TestRequest.get("/quick")).status()).isEqualTo(200);
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         } finally {
             release.countDown();
         }
@@ -120,11 +122,11 @@ class ConcurrencyLimitTest {
                 assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
                 assertThat(client.get("/quick").status()).as("the server is full").isEqualTo(503);
             } // both clients leave without their answers
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             if (setup.mode() == ExecutionMode.VIRTUAL) {
                 assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("abandoned virtual threads are interrupted").isTrue();
             } else {
-                Eventually.until("abandoned futures are cancelled", () -> held.stream().allMatch(CompletableFuture::isCancelled));
+                await("abandoned futures are cancelled").atMost(Duration.ofSeconds(10)).until(() -> held.stream().allMatch(CompletableFuture::isCancelled));
             }
             for (int i = 0; i < 3; i++) assertThat(client.get("/quick").text()).isEqualTo("quick");
         } finally {
@@ -169,7 +171,7 @@ class ConcurrencyLimitTest {
                     holders.get(i++).write(("GET /hold/" + mode + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 }
                 assertThat(started.await(10, TimeUnit.SECONDS)).as("a handler of each mode is running").isTrue();
-                assertThat(Eventually.slots(client)).as("slots held").isEqualTo(3);
+                assertThat(Diagnostics.slots(client)).as("slots held").isEqualTo(3);
                 for (String mode : List.of("io", "loop", "virtual")) {
                     TestResponse refused = client.get("/quick/" + mode);
                     assertThat(refused.status()).as("%s mode on a full server: %s", mode, refused).isEqualTo(503);
@@ -179,7 +181,7 @@ class ConcurrencyLimitTest {
                 heldLoop.complete("released");
                 release.countDown();
                 for (Connection h : holders) assertThat(h.read().text()).isEqualTo("released");
-                Eventually.slotsReleased(client);
+                Diagnostics.awaitSlotsReleased(client);
                 for (String mode : List.of("io", "loop", "virtual")) {
                     assertThat(client.get("/quick/" + mode).text()).isEqualTo("quick");
                 }

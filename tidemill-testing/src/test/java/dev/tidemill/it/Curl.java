@@ -11,17 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs curl, a client that is not ours, for the tests that check Tidemill against it. */
+/** Runs curl, a client that is not ours, for the tests that check Tidemill against it; fails without it. */
 final class Curl {
     private Curl() {}
 
     /**
      * @param dir the working directory (curl's stderr is kept there for the failure message)
      * @param args curl's arguments
-     * @return curl's standard output, or null if curl cannot be started; fails on a non-zero exit
+     * @return curl's standard output; fails on a non-zero exit, and naming the package when curl is missing
      * @throws InterruptedException if interrupted while curl runs
      */
     static String run(Path dir, String... args) throws InterruptedException {
+        ExternalTool.CURL.require();
         List<String> command = new ArrayList<>();
         command.add("curl");
         command.addAll(List.of(args));
@@ -30,7 +31,7 @@ final class Curl {
         try {
             p = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile()).start();
         } catch (IOException e) {
-            return null;
+            throw new UncheckedIOException(e);
         }
         try {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -74,6 +74,7 @@ final class DatastarSdk {
     }
 
     private static String exec(List<String> command, byte[] stdin, long timeoutSeconds) throws Exception {
+        ExternalTool.of(command.get(0)).require();
         Process p;
         try {
             p = new ProcessBuilder(command).directory(WORK.toFile()).redirectErrorStream(false).start();

@@ -3,6 +3,7 @@ package dev.tidemill.it;
 import static dev.tidemill.html.Tags.id;
 import static dev.tidemill.html.Tags.li;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Response;
 import dev.tidemill.Topic;
@@ -50,12 +51,12 @@ class DatastarStreamsTest {
                 assertThat(events.next()).isEmpty();
             }
             try (EventStream events = client.events(TestRequest.get("/board"))) {
-                Eventually.until("subscribed", () -> topic.stats().subscriptions() == 1);
+                await("subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 1);
                 topic.publish("board.main", "first <b>");
                 assertThat(events.next()).hasValue(new Event("datastar-merge-fragments",
                         "selector #feed\nmergeMode append\nfragments <li id=\"m1\">first &lt;b&gt;</li>", "1"));
             }
-            Eventually.until("unsubscribed", () -> topic.stats().subscriptions() == 0);
+            await("unsubscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 0);
             topic.publish("board.main", "while away");
             try (EventStream events = client.events(TestRequest.get("/board").header("Last-Event-ID", "1"))) {
                 assertThat(events.next()).as("replayed after Last-Event-ID").hasValue(new Event("datastar-merge-fragments",

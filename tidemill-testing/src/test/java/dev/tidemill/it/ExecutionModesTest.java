@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Request;
@@ -117,7 +118,7 @@ class ExecutionModesTest {
                     assertThat(quick.text()).isEqualTo("tidemill-loop-0|false");
                 }
                 assertThat(answer).isNotDone();
-                assertThat(Eventually.totalLoopLoad(client))
+                assertThat(Diagnostics.totalLoopLoad(client))
                         .as("the awaiting request still holds its slot").isEqualTo(1);
 
                 answer.complete("finally");
@@ -125,7 +126,7 @@ class ExecutionModesTest {
                 assertThat(late.status()).isEqualTo(200);
                 assertThat(late.text()).isEqualTo("finally");
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
@@ -85,8 +86,8 @@ class GracefulShutdownTest {
 
             stopped.get(10, TimeUnit.SECONDS);
             assertThat(server.terminated().toCompletableFuture()).isCompleted();
-            Eventually.equals("every worker loop thread stopped", 0L,
-                    () -> server.diagnostics().get("worker.loops_running"));
+            await("every worker loop thread stopped").atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(server.diagnostics().get("worker.loops_running")).isZero());
         } finally {
             release.complete(null);
         }
@@ -104,7 +105,7 @@ class GracefulShutdownTest {
             try (var s = client.stream(TestRequest.get("/stream"))) {
                 assertThat(s.nextChunkText()).isEqualTo("before ");
                 CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
-                Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
+                await("the graceful stop began").atMost(Duration.ofSeconds(10)).until(() -> client.server().diagnostics().get("server.draining") == 1L);
                 assertThat(stream.get().isOpen()).as("a stream in progress is not cut").isTrue();
                 stream.get().write("after");
                 assertThat(s.nextChunkText()).isEqualTo("after");
@@ -132,7 +133,7 @@ class GracefulShutdownTest {
                 assertThatThrownBy(s::nextChunk).as("the body is cut off, not ended").isInstanceOf(UncheckedIOException.class);
                 stopped.get(10, TimeUnit.SECONDS);
                 ResponseStream out = stream.get();
-                Eventually.until("the producer learns the stream is gone", () -> out.closed().toCompletableFuture().isDone());
+                await("the producer learns the stream is gone").atMost(Duration.ofSeconds(10)).until(() -> out.closed().toCompletableFuture().isDone());
                 assertThat(out.isOpen()).isFalse();
                 assertThat(out.write("more").toCompletableFuture()).isCompletedExceptionally();
             }
@@ -149,7 +150,7 @@ class GracefulShutdownTest {
             c.write(HOLD + "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofSeconds(5));
-            Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
+            await("the graceful stop began").atMost(Duration.ofSeconds(10)).until(() -> client.server().diagnostics().get("server.draining") == 1L);
             release.complete(null);
             TestResponse first = c.readResponse();
             assertThat(first.text()).isEqualTo("done");
@@ -194,7 +195,7 @@ class GracefulShutdownTest {
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
             CompletableFuture<Void> stopped = stopInBackground(server, Duration.ofMinutes(5));
-            Eventually.until("the graceful stop began", () -> client.server().diagnostics().get("server.draining") == 1L);
+            await("the graceful stop began").atMost(Duration.ofSeconds(10)).until(() -> client.server().diagnostics().get("server.draining") == 1L);
             assertThat(stopped).isNotDone();
             server.stopNow();
             stopped.get(10, TimeUnit.SECONDS); // far less than the 5-minute grace

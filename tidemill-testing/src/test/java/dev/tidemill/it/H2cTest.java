@@ -1,7 +1,6 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Param;
@@ -76,7 +75,7 @@ class H2cTest {
     }
 
     private static String curl(Path dir, String... args) throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "curl is not installed");
+        ExternalTool.CURL.require();
         List<String> cmd = new ArrayList<>(List.of("curl", "-sS", "--http2-prior-knowledge"));
         cmd.addAll(List.of(args));
         return run(dir, cmd);
@@ -112,7 +111,7 @@ class H2cTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.it.Setup#modes")
     void h2loadRunsManyStreamsPerConnection(Setup setup) throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/h2load")), "h2load (nghttp2-client) is not installed");
+        ExternalTool.H2LOAD.require();
         try (TestClient client = start(setup)) {
             String out = run(dir, List.of("h2load", "-n", "2000", "-c", "4", "-m", "32",
                     "http://127.0.0.1:" + client.port() + "/hello"));
@@ -123,7 +122,7 @@ class H2cTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.it.Setup#modes")
     void nghttpGetsConcurrentStreamsOnOneConnection(Setup setup) throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/nghttp")), "nghttp (nghttp2-client) is not installed");
+        ExternalTool.NGHTTP.require();
         try (TestClient client = start(setup)) {
             String base = "http://127.0.0.1:" + client.port();
             String out = run(dir, List.of("nghttp", "-n", "-s", base + "/hello", base + "/items/7", base + "/stream?n=2"));

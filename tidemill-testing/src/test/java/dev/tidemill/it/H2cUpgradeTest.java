@@ -96,6 +96,7 @@ class H2cUpgradeTest {
     }
 
     private String run(List<String> command) throws Exception {
+        ExternalTool.of(command.get(0)).require();
         Path out = Files.createTempFile(dir, "out", ".txt");
         Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Health;
@@ -64,7 +65,7 @@ class HealthEndpointsTest {
                 c.write("GET /spin HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                 assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
                 JsonNode[] body = new JsonNode[1];
-                Eventually.until("/livez fails", () -> {
+                await("/livez fails").atMost(Duration.ofSeconds(10)).until(() -> {
                     TestResponse r = client.get("/livez");
                     body[0] = r.jsonTree();
                     return r.status() == 503;
@@ -78,7 +79,7 @@ class HealthEndpointsTest {
                 release.countDown();
                 assertThat(c.read().text()).isEqualTo("done");
             }
-            Eventually.equals("/livez recovers", 200, () -> client.get("/livez").status());
+            await("/livez recovers").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.get("/livez").status()).isEqualTo(200));
         }
     }
 
@@ -148,7 +149,7 @@ class HealthEndpointsTest {
             c.write("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
             Thread stopper = Thread.ofVirtual().start(() -> client.server().stop(Duration.ofSeconds(20)));
-            Eventually.equals("draining", 1L, () -> client.server().diagnostics().get("server.draining"));
+            await("draining").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.server().diagnostics().get("server.draining")).isEqualTo(1L));
             // Pipelined behind the held request: read while the server drains.
             c.write("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             assertThat(asked.await(10, TimeUnit.SECONDS)).as("/readyz ran its check").isTrue();

@@ -13,8 +13,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -111,23 +113,34 @@ class Http2FloodTest {
      */
     static List<Frame> flood(H2Wire w, int max, IntFunction<byte[]> chunk, int ahead) throws Exception {
         List<Frame> got = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<AssertionError> quiet = new AtomicReference<>();
+        // one permit per frame read; all of them once the reader ends, so a paced writer never waits on a closed connection
+        Semaphore read = new Semaphore(0);
         Thread reader = Thread.ofVirtual().start(() -> {
             try {
-                for (Frame f; (f = w.read()) != null; ) got.add(f);
-            } catch (AssertionError quiet) {
-                // the server went quiet without closing: the assertions below say so
+                for (Frame f; (f = w.read()) != null; ) {
+                    got.add(f);
+                    read.release();
+                }
+            } catch (AssertionError timeout) {
+                quiet.set(timeout); // the server went quiet without closing: asserted below
+            } finally {
+                read.release(Integer.MAX_VALUE / 2);
             }
         });
+        int paced = 0;
         for (int i = 0; i < max && reader.isAlive() && w.tryRaw(chunk.apply(i)); i++) {
             if (ahead > 0) {
                 w.flush();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (reader.isAlive() && got.size() < i - ahead && System.nanoTime() < deadline) Thread.onSpinWait();
+                // at most `ahead` chunks beyond what was read; a server that stops answering them
+                // is not waited for long (the close it owes is asserted below)
+                while (paced < i - ahead && read.tryAcquire(5, TimeUnit.SECONDS)) paced++;
             }
         }
         w.flush();
         reader.join(Duration.ofSeconds(15));
         assertThat(reader.isAlive()).as("the server closed the connection").isFalse();
+        assertThat(quiet.get()).as("the server closed the connection, rather than going quiet; saw %s", tail(got)).isNull();
         synchronized (got) {
             return List.copyOf(got);
         }

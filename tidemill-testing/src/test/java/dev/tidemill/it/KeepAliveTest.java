@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.Connection;
@@ -87,7 +88,7 @@ class KeepAliveTest {
             assertThat(raw.readAllUntilClose()).as("bytes after the response that closes").isEmpty();
             // Both requests arrived in one write: a /later the server had dispatched holds a slot
             // until its handler returns, so once every slot is free it would have run.
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             assertThat(later).as("invocations of the request sent after the closing one").hasValue(0);
         }
     }

@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Assignment;
 import dev.tidemill.ExecutionMode;
@@ -72,11 +73,11 @@ class LeastLoadedRoutingTest {
             assertThat(r.status()).as("quick request %d: %s", i, r).isEqualTo(200);
             assertThat(r.text()).as("quick request %d ran on the free loop", i).isEqualTo(other);
         }
-        assertThat(Eventually.loopLoad(client, stuckIndex())).as("nothing queued on the stuck loop").isEqualTo(1);
+        assertThat(Diagnostics.loopLoad(client, stuckIndex())).as("nothing queued on the stuck loop").isEqualTo(1);
 
         unblock.countDown();
         assertThat(blocker.read().text()).isEqualTo("unblocked");
-        Eventually.slotsReleased(client);
+        Diagnostics.awaitSlotsReleased(client);
     }
 
     @Test
@@ -100,9 +101,9 @@ class LeastLoadedRoutingTest {
         for (int i = 0; i < QUICK; i++) quick.add(senders.submit(() -> client.get("/quick")));
 
         // Every quick request is either answered by the free loop or queued on the stuck one.
-        Eventually.until("every quick request answered or queued behind the stuck loop", () ->
-                quick.stream().filter(Future::isDone).count() + Eventually.loopLoad(client, stuck) - 1 == QUICK);
-        int queued = Eventually.loopLoad(client, stuck) - 1;
+        await("every quick request answered or queued behind the stuck loop").atMost(Duration.ofSeconds(10)).until(() ->
+                quick.stream().filter(Future::isDone).count() + Diagnostics.loopLoad(client, stuck) - 1 == QUICK);
+        int queued = Diagnostics.loopLoad(client, stuck) - 1;
         assertThat(queued).as("round-robin queued quick requests on the stuck loop").isPositive();
         assertThat(quick.stream().filter(Future::isDone).count())
                 .as("quick requests stuck behind the blocked loop have not completed").isEqualTo(QUICK - queued);
@@ -110,6 +111,6 @@ class LeastLoadedRoutingTest {
         unblock.countDown();
         assertThat(blocker.read().text()).isEqualTo("unblocked");
         for (Future<TestResponse> f : quick) assertThat(f.get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
-        Eventually.slotsReleased(client);
+        Diagnostics.awaitSlotsReleased(client);
     }
 }

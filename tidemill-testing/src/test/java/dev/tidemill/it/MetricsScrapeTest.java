@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Param;
@@ -59,7 +60,7 @@ class MetricsScrapeTest {
             assertThat(client.get("/nope").status()).isEqualTo(404);
             assertThat(client.get("/never").status()).isEqualTo(504);
             assertThat(client.get("/busy").status()).isEqualTo(429);
-            Eventually.slotsReleased(client); // the 504's slot: the next request must find the one slot taken by /hold only
+            Diagnostics.awaitSlotsReleased(client); // the 504's slot: the next request must find the one slot taken by /hold only
             try (Connection holder = client.connect()) {
                 holder.write("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                 assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
@@ -138,7 +139,7 @@ class MetricsScrapeTest {
     @Test
     void everyLoopReportsItsWakeLatency() {
         try (TestClient client = Setup.onDefaultTransport(ExecutionMode.LOOP).start(app -> app.get("/", req -> "ok"))) {
-            Eventually.until("a probe ran on every loop", () -> {
+            await("a probe ran on every loop").atMost(Duration.ofSeconds(10)).until(() -> {
                 PrometheusText m = PrometheusText.parse(client.get("/metrics").text());
                 return m.value("tidemill_loop_wake_latency_seconds_count", "loop", "tidemill-loop-0", "kind", "worker").orElse(0.0) >= 1
                         && m.value("tidemill_loop_wake_latency_seconds_count", "loop", "tidemill-loop-1", "kind", "worker").orElse(0.0) >= 1

@@ -275,7 +275,7 @@ class MultipartSinkTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.it.Setup#modes")
     void overHttp2CurlsFormReachesTheSameSinks(Setup s) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "curl is not installed");
+        ExternalTool.CURL.require();
         try (TestClient c = start(s)) {
             byte[] big = pattern(5_000_000, 5);
             Path upload = Files.write(dir.resolve("big.bin"), big);
@@ -292,6 +292,7 @@ class MultipartSinkTest {
     }
 
     static String curl(String... args) throws Exception {
+        ExternalTool.CURL.require();
         List<String> command = new ArrayList<>(List.of("curl", "-sS", "--http2-prior-knowledge"));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

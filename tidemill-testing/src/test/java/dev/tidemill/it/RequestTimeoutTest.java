@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.Connection;
@@ -51,8 +52,8 @@ class RequestTimeoutTest {
         })) {
             try (Connection c = client.connect()) {
                 assert504(c.send(TestRequest.get("/never")), TIMEOUT.toMillis());
-                Eventually.until("the handler's future is cancelled", () -> never.get() != null && never.get().isCancelled());
-                Eventually.slotsReleased(client);
+                await("the handler's future is cancelled").atMost(Duration.ofSeconds(10)).until(() -> never.get() != null && never.get().isCancelled());
+                Diagnostics.awaitSlotsReleased(client);
                 TestResponse next = c.send(TestRequest.get("/ok"));
                 assertThat(next.status()).isEqualTo(200);
                 assertThat(next.text()).isEqualTo("ok");
@@ -61,7 +62,7 @@ class RequestTimeoutTest {
                 assertThat(c.send(TestRequest.get("/ok")).text()).isEqualTo("ok");
                 assertThat(c.send(TestRequest.get("/ok")).text()).as("the connection still serves").isEqualTo("ok");
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 
@@ -85,7 +86,7 @@ class RequestTimeoutTest {
             try (Connection c = client.connect()) {
                 assert504(c.send(TestRequest.get("/block")), TIMEOUT.toMillis());
                 assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the virtual thread was interrupted").isTrue();
-                Eventually.slotsReleased(client);
+                Diagnostics.awaitSlotsReleased(client);
                 assertThat(c.send(TestRequest.get("/ok")).text()).isEqualTo("ok");
             }
         } finally {
@@ -116,16 +117,17 @@ class RequestTimeoutTest {
             try (Connection c = client.connect()) {
                 assert504(c.send(TestRequest.get("/spin")), TIMEOUT.toMillis());
                 assertThat(spinning.await(0, TimeUnit.SECONDS)).isTrue();
-                assertThat(Eventually.totalLoopLoad(client)).as("the stuck handler keeps its loop slot").isEqualTo(1);
+                assertThat(Diagnostics.totalLoopLoad(client)).as("the stuck handler keeps its loop slot").isEqualTo(1);
                 assertThat(returned.getCount()).as("the handler is still spinning").isEqualTo(1);
 
                 // The connection serves the next request meanwhile (on the other loop).
                 assertThat(c.send(TestRequest.get("/ok")).text()).isEqualTo("ok");
-                assertThat(Eventually.totalLoopLoad(client)).isEqualTo(1);
+                assertThat(Diagnostics.totalLoopLoad(client)).isEqualTo(1);
 
                 stop.set(true);
                 assertThat(returned.await(10, TimeUnit.SECONDS)).isTrue();
-                Eventually.equals("the slot is released once the handler returns", 0, () -> Eventually.totalLoopLoad(client));
+                await("the slot is released once the handler returns").atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(Diagnostics.totalLoopLoad(client)).isZero());
                 // Its late answer is dropped: the next response on the connection is the next request's.
                 TestResponse next = c.send(TestRequest.get("/ok"));
                 assertThat(next.text()).isEqualTo("ok");
@@ -165,7 +167,7 @@ class RequestTimeoutTest {
                 assertThat(patient.text()).isEqualTo("patient");
                 assert504(c.send(TestRequest.get("/never")), TIMEOUT.toMillis());
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
@@ -57,8 +58,8 @@ class ServerSentEventsTest {
             assertThat(events.next()).hasValue(new Event("multi", "two\nlines", "2"));
             assertThat(events.next()).hasValue(new Event("message", "line\nbreaks\nall\nkinds", "2"));
             assertThat(events.next()).as("the handler closed the stream").isEmpty();
-            Eventually.until("onClose ran", () -> closes.get() == 1);
-            Eventually.slotsReleased(client);
+            await("onClose ran").atMost(Duration.ofSeconds(10)).until(() -> closes.get() == 1);
+            Diagnostics.awaitSlotsReleased(client);
         }
         assertThat(closes).hasValue(1);
     }
@@ -73,7 +74,7 @@ class ServerSentEventsTest {
             assertThat(events.nextComment()).as("after ssePing without a send").hasValue("ping");
             assertThat(events.nextComment()).hasValue("ping");
             assertThat(events.ended()).as("still open, well past the 100 ms request timeout").isFalse();
-            assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
+            assertThat(Diagnostics.slots(client)).as("the stream holds its slot").isEqualTo(1);
         }
     }
 
@@ -90,9 +91,9 @@ class ServerSentEventsTest {
             try (EventStream events = client.events(TestRequest.get("/leave"))) {
                 assertThat(events.next()).isPresent();
             }
-            Eventually.until("the stream noticed the client left", () -> open.get() != null && !open.get().isOpen());
-            Eventually.until("onClose ran", () -> closes.get() == 1);
-            Eventually.slotsReleased(client);
+            await("the stream noticed the client left").atMost(Duration.ofSeconds(10)).until(() -> open.get() != null && !open.get().isOpen());
+            await("onClose ran").atMost(Duration.ofSeconds(10)).until(() -> closes.get() == 1);
+            Diagnostics.awaitSlotsReleased(client);
             assertThat(open.get().send("late").toCompletableFuture()).isCompletedExceptionally();
             open.get().close();
             assertThat(closes).as("exactly once").hasValue(1);
@@ -111,8 +112,8 @@ class ServerSentEventsTest {
             assertThat(events.next()).hasValue(new Event("message", "before", ""));
             // A producer that fails truncates the body: the client sees the connection end without the last chunk.
             assertThatThrownBy(events::next).isInstanceOf(java.io.UncheckedIOException.class);
-            Eventually.until("onClose ran", () -> closes.get() == 1);
-            Eventually.slotsReleased(client);
+            await("onClose ran").atMost(Duration.ofSeconds(10)).until(() -> closes.get() == 1);
+            Diagnostics.awaitSlotsReleased(client);
         }
         assertThat(closes).hasValue(1);
     }
@@ -145,18 +146,18 @@ class ServerSentEventsTest {
         try (TestClient client = setup.start(app -> app.get("/rooms/{room}/events",
                 req -> Response.sse(topic, "room." + req.pathParam("room"), m -> SseEvent.data(m.value()))))) {
             try (EventStream live = client.events(TestRequest.get("/rooms/1/events"))) {
-                Eventually.until("subscribed", () -> topic.stats().subscriptions() == 1);
+                await("subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 1);
                 topic.publish("room.1", "a");
                 topic.publish("room.2", "not for room 1");
                 topic.publish("room.1", "b");
                 assertThat(live.next()).hasValue(new Event("message", "a", "1"));
                 assertThat(live.next()).hasValue(new Event("message", "b", "3"));
             }
-            Eventually.until("the subscription ended with the stream", () -> topic.stats().subscriptions() == 0);
+            await("the subscription ended with the stream").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 0);
             topic.publish("room.1", "c"); // id 4, while the client is away
             try (EventStream resumed = client.events(TestRequest.get("/rooms/1/events").header("Last-Event-ID", "3"))) {
                 assertThat(resumed.next()).as("what it missed, from the replay buffer").hasValue(new Event("message", "c", "4"));
-                Eventually.until("subscribed", () -> topic.stats().subscriptions() == 1);
+                await("subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 1);
                 topic.publish("room.1", "d");
                 assertThat(resumed.next()).as("then live, nothing twice").hasValue(new Event("message", "d", "5"));
             }
@@ -180,7 +181,7 @@ class ServerSentEventsTest {
                 req -> Response.sse(topic, "*", m -> SseEvent.data(m.value()))));
                 EventStream stalled = client.events(TestRequest.get("/all"));
                 EventStream fast = client.events(TestRequest.get("/all"))) {
-            Eventually.until("both subscribed", () -> topic.stats().subscriptions() == 2);
+            await("both subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 2);
             for (int i = 1; i <= n; i++) {
                 topic.publish("t", kib);
                 // The fast client reads each message before the next is published: it never falls behind.

@@ -1,6 +1,7 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Limits;
@@ -13,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,11 +50,11 @@ class StalledEventReadersTest {
                 out.flush();
                 readers.add(s); // and never read
             }
-            Eventually.until("every reader subscribed", () -> topic.stats().subscriptions() == READERS);
+            await("every reader subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == READERS);
             long before = heapAfterGc();
             String payload = "x".repeat(512);
             for (int i = 0; i < EVENTS; i++) topic.publish("t", payload);
-            Eventually.until("the stalled readers' queues overflowed", () -> topic.stats().dropped() > 0);
+            await("the stalled readers' queues overflowed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().dropped() > 0);
             long after = heapAfterGc();
             long grown = after - before;
             System.out.printf("%d stalled readers, %d events of %d B: heap %d -> %d KiB (+%d KiB, bound %d KiB), dropped %d%n",

@@ -2,6 +2,7 @@ package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
@@ -58,12 +59,12 @@ class StreamingResponseTest {
                 assertThat(s.status()).isEqualTo(200);
                 assertThat(s.chunked()).isTrue();
                 assertThat(s.header("Content-Type")).hasValue("text/plain");
-                assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
+                assertThat(Diagnostics.slots(client)).as("the stream holds its slot").isEqualTo(1);
                 for (int i = 0; i < n; i++) {
                     signals.get(i).complete(null);
                     assertThat(s.nextChunkText()).isEqualTo("chunk " + i + "\n");
                     assertThat(written.get()).as("chunk %d read before chunk %d was written", i, i + 1).isEqualTo(i + 1);
-                    assertThat(Eventually.slots(client)).as("the stream holds its slot").isEqualTo(1);
+                    assertThat(Diagnostics.slots(client)).as("the stream holds its slot").isEqualTo(1);
                 }
                 assertThat(first.get().isOpen()).isTrue();
                 assertThat(first.get().closed().toCompletableFuture()).isNotDone();
@@ -73,15 +74,15 @@ class StreamingResponseTest {
                 assertThat(first.get().isOpen()).isFalse();
                 // close() may run on the producer's thread (when it registered the last signal after
                 // the test completed it) and completes closed() just after the final chunk is out
-                Eventually.until("closed() completes", () -> first.get().closed().toCompletableFuture().isDone());
+                await("closed() completes").atMost(Duration.ofSeconds(10)).until(() -> first.get().closed().toCompletableFuture().isDone());
                 assertThat(first.get().write("late").toCompletableFuture()).isCompletedExceptionally();
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             // Again, with every signal already given: the producer writes everything at once.
             var again = client.get("/stream");
             assertThat(again.status()).isEqualTo(200);
             assertThat(again.text()).isEqualTo("chunk 0\nchunk 1\nchunk 2\n");
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         } finally {
             signals.forEach(f -> f.complete(null));
         }
@@ -108,7 +109,7 @@ class StreamingResponseTest {
                 assertThat(rs.get(0).chunked()).isTrue();
                 assertThat(c.send(TestRequest.get("/plain")).text()).isEqualTo("plain");
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 
@@ -129,20 +130,20 @@ class StreamingResponseTest {
             ResponseStream out = stream.get();
             assertThat(out.isOpen()).isTrue();
             assertThat(out.closed().toCompletableFuture()).isNotDone();
-            assertThat(Eventually.slots(client)).isEqualTo(1);
+            assertThat(Diagnostics.slots(client)).isEqualTo(1);
 
             s.close(); // abrupt disconnect mid-stream
 
-            Eventually.until("closed() completes after the client left", () -> out.closed().toCompletableFuture().isDone());
+            await("closed() completes after the client left").atMost(Duration.ofSeconds(10)).until(() -> out.closed().toCompletableFuture().isDone());
             assertThat(out.isOpen()).isFalse();
             CompletableFuture<Void> late = out.write("after\n").toCompletableFuture();
-            Eventually.until("a write after the disconnect completes", late::isDone);
+            await("a write after the disconnect completes").atMost(Duration.ofSeconds(10)).until(late::isDone);
             assertThat(late).isCompletedExceptionally();
             assertThat(late).failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(ClosedChannelException.class);
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             out.close(); // idempotent, and must not release the slot again
-            assertThat(Eventually.slots(client)).isZero();
+            assertThat(Diagnostics.slots(client)).isZero();
             assertThat(client.get("/ok").text()).isEqualTo("ok");
         }
     }
@@ -169,13 +170,13 @@ class StreamingResponseTest {
             try (StreamingResponse s = client.stream(TestRequest.get("/big"))) {
                 assertThat(s.status()).isEqualTo(200);
                 // Not reading: the producer waits on a write until the write-stall timeout cuts the connection.
-                Eventually.until("the producer ends", producerDone::isDone);
+                await("the producer ends").atMost(Duration.ofSeconds(10)).until(producerDone::isDone);
                 assertThat(producerDone).as("the producer of a response the client never read").isCompletedExceptionally();
                 assertThat(completedWrites.get()).as("writes completed while the client read nothing").isLessThan(chunks);
                 assertThat(pendingWrite.get()).as("the write the producer was held on").failsWithin(Duration.ZERO)
                         .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ClosedChannelException.class);
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 
@@ -197,7 +198,7 @@ class StreamingResponseTest {
                 writeFrom(out, 0, chunks, chunkSize, completedWrites, pendingWrite, failure, producerDone))))) {
             try (StreamingResponse s = client.stream(TestRequest.get("/big"))) {
                 assertThat(s.status()).isEqualTo(200);
-                Eventually.until("the producer waits on a write", () -> {
+                await("the producer waits on a write").atMost(Duration.ofSeconds(10)).until(() -> {
                     CompletableFuture<Void> w = pendingWrite.get();
                     return w != null && !w.isDone();
                 });
@@ -217,7 +218,7 @@ class StreamingResponseTest {
             producerDone.get(10, TimeUnit.SECONDS);
             assertThat(failure.get()).isNull();
             assertThat(completedWrites.get()).isEqualTo(chunks);
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 
@@ -240,22 +241,22 @@ class StreamingResponseTest {
         })))) {
             StreamingResponse s = client.stream(TestRequest.get("/big"));
             assertThat(s.status()).isEqualTo(200);
-            Eventually.until("the producer waits on a write", () -> {
+            await("the producer waits on a write").atMost(Duration.ofSeconds(10)).until(() -> {
                 CompletableFuture<Void> w = pendingWrite.get();
                 return w != null && !w.isDone();
             });
 
             s.close(); // the client leaves without reading
 
-            Eventually.until("the producer ends", producerDone::isDone);
+            await("the producer ends").atMost(Duration.ofSeconds(10)).until(producerDone::isDone);
             assertThat(producerDone).isCompletedExceptionally();
             assertThat(pendingWrite.get()).as("the write the producer was waiting on when the client left")
                     .failsWithin(Duration.ZERO).withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(ClosedChannelException.class);
             ResponseStream out = stream.get();
-            Eventually.until("closed() completes", () -> out.closed().toCompletableFuture().isDone());
+            await("closed() completes").atMost(Duration.ofSeconds(10)).until(() -> out.closed().toCompletableFuture().isDone());
             assertThat(out.isOpen()).isFalse();
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 
@@ -278,7 +279,7 @@ class StreamingResponseTest {
                         .as("the body must end without its terminating chunk, not as a complete response")
                         .isInstanceOf(UncheckedIOException.class);
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             assertThat(client.get("/ok").text()).isEqualTo("ok");
         }
     }
@@ -327,7 +328,7 @@ class StreamingResponseTest {
                 for (int i = 0; i < pieces; i++) assertThat(s.nextChunkText()).isEqualTo("piece " + i + "\n");
                 assertThat(s.nextChunk()).isEmpty();
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
             // The same stream behind a keep-alive request, then another request on that connection.
             try (Connection c = client.connect()) {
                 var r = c.send(TestRequest.get("/slow"));
@@ -337,7 +338,7 @@ class StreamingResponseTest {
                         .reduce("", String::concat));
                 assertThat(c.send(TestRequest.get("/slow")).status()).isEqualTo(200);
             }
-            Eventually.slotsReleased(client);
+            Diagnostics.awaitSlotsReleased(client);
         }
     }
 }

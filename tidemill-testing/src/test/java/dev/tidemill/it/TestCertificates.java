@@ -1,7 +1,6 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,11 +33,6 @@ final class TestCertificates {
     /** A certificate and its key, as PEM files. */
     record Pair(Path certificate, Path key) {}
 
-    /** Skips the test when the openssl command is missing. */
-    static void assumeOpenssl() {
-        assumeTrue(run(null, "openssl", "version") != null, "the openssl command is not installed");
-    }
-
     /**
      * @param dir where the files go ({@code name.crt}, {@code name.key})
      * @param name file name and CN
@@ -46,7 +40,6 @@ final class TestCertificates {
      * @return a self-signed EC P-256 certificate and its PKCS#8 key
      */
     static Pair selfSigned(Path dir, String name, String sans) {
-        assumeOpenssl();
         Path crt = dir.resolve(name + ".crt");
         Path key = dir.resolve(name + ".key");
         exec(dir, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
@@ -65,7 +58,6 @@ final class TestCertificates {
 
     /** @return a CA (self-signed, CA:TRUE) */
     static Pair authority(Path dir, String name) {
-        assumeOpenssl();
         Path crt = dir.resolve(name + ".crt");
         Path key = dir.resolve(name + ".key");
         exec(dir, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
@@ -151,25 +143,22 @@ final class TestCertificates {
 
     /** Runs a command, failing the test on a non-zero exit; returns its output. */
     static String exec(Path dir, String... command) {
-        String out = run(dir, command);
-        assertThat(out).as("%s could run", List.of(command)).isNotNull();
-        return out;
-    }
-
-    /** @return the command's stdout and stderr, or null when it cannot start; fails on a non-zero exit */
-    static String run(Path dir, String... command) {
         return run(dir, true, command);
     }
 
-    /** @return stdout and stderr, or null when the command cannot start */
+    /**
+     * @param command an {@link ExternalTool}'s program and its arguments
+     * @return stdout and stderr; fails naming the package when the program is missing
+     */
     static String run(Path dir, boolean mustSucceed, String... command) {
+        ExternalTool.of(command[0]).require();
         Process p;
         try {
             ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
             if (dir != null) b.directory(dir.toFile());
             p = b.start();
         } catch (IOException e) {
-            return null;
+            throw new UncheckedIOException(e);
         }
         try {
             p.getOutputStream().close(); // s_client waits on stdin otherwise

@@ -57,7 +57,7 @@ class TlsResumptionTest {
                 "127.0.0.1:" + client.server().tlsPort().orElseThrow(), "-servername", "localhost", version, "-alpn", "http/1.1",
                 "-ign_eof"));
         command.addAll(List.of(session));
-        TestCertificates.assumeOpenssl();
+        ExternalTool.OPENSSL.require();
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
             in.write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -1,7 +1,6 @@
 package dev.tidemill.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
@@ -35,7 +34,7 @@ class TlsScanTest {
     @ParameterizedTest
     @EnumSource(value = Tls.Provider.class, names = {"OPENSSL", "JDK"})
     void onlyModernProtocolsAndSuitesAreAccepted(Tls.Provider provider) throws Exception {
-        assumeTrue(TestCertificates.run(null, false, "sslscan", "--version") != null, "sslscan is not installed");
+        ExternalTool.SSLSCAN.require();
         TestCertificates.Pair pair = TestCertificates.selfSigned(dir, "server", "DNS:localhost,IP:127.0.0.1");
         Tidemill app = Tidemill.create(TestClient.config().tls(t -> t.port(0).provider(provider)
                 .certificate(pair.certificate()).key(pair.key())).build());

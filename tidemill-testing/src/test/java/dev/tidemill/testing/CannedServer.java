@@ -8,12 +8,18 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A tiny loopback server for parser tests: each accepted connection runs a script that reads
  * request heads and replies with canned bytes. Records every request head it read.
+ *
+ * <p>A script that throws (an I/O error, or an assertion of its own) is a failure of the test:
+ * {@link #close()} waits for every script to end and throws an {@link AssertionError} carrying
+ * each failure, so a test that uses the server in try-with-resources cannot pass while its server
+ * side broke. A test that expects a script to fail reads {@link #awaitFailures()} before closing.
  */
 final class CannedServer implements AutoCloseable {
 
@@ -88,10 +94,15 @@ final class CannedServer implements AutoCloseable {
         }
     }
 
+    /** How long {@link #close()} waits for a script still running: a bound for a hung script, not a measurement. */
+    private static final Duration SCRIPT_BOUND = Duration.ofSeconds(10);
+
     private final ServerSocket server;
     private final List<String> heads = new CopyOnWriteArrayList<>();
     private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    private final List<Thread> scripts = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
+    private boolean failuresTaken;
 
     CannedServer(Script script) throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -103,13 +114,13 @@ final class CannedServer implements AutoCloseable {
                 } catch (IOException e) {
                     return;
                 }
-                Thread.ofVirtual().start(() -> {
+                scripts.add(Thread.ofVirtual().name("canned-script").start(() -> {
                     try (s) {
                         script.run(new Peer(s, heads));
                     } catch (Throwable t) {
-                        if (!s.isClosed()) failures.add(t);
+                        failures.add(t);
                     }
-                });
+                }));
             }
         });
     }
@@ -135,17 +146,40 @@ final class CannedServer implements AutoCloseable {
         return heads;
     }
 
-    List<Throwable> failures() {
-        return failures;
+    /**
+     * Stops accepting, waits for every script to end and returns what they threw; {@link #close()}
+     * then no longer fails for them. For a test that expects its server side to fail.
+     *
+     * @return each script's failure, a script still running after the bound among them
+     */
+    List<Throwable> awaitFailures() throws IOException {
+        server.close();
+        join(acceptor);
+        for (Thread t : scripts) {
+            if (!join(t)) failures.add(new AssertionError("a script still ran " + SCRIPT_BOUND.toSeconds() + " s after the test"));
+        }
+        failuresTaken = true;
+        return List.copyOf(failures);
     }
 
+    /** Stops the server; fails if a script threw or did not end (unless {@link #awaitFailures()} took them). */
     @Override
     public void close() throws IOException {
-        server.close();
+        boolean taken = failuresTaken;
+        List<Throwable> failed = awaitFailures();
+        if (taken || failed.isEmpty()) return;
+        AssertionError e = new AssertionError("the canned server's script failed " + failed.size() + " time(s): " + failed);
+        failed.forEach(e::addSuppressed);
+        throw e;
+    }
+
+    /** @return whether {@code t} ended within the bound */
+    private static boolean join(Thread t) {
         try {
-            acceptor.join(5000);
+            return t.join(SCRIPT_BOUND);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

@@ -370,7 +370,7 @@ class TestClientParserTest {
         try (var s = new CannedServer(p -> {
                     p.readRequest();
                     p.send("HTTP/1.1 200 OK\r\nContent-Le");
-                    Thread.sleep(5000);
+                    assertThat(p.readHead()).as("nothing more from the client: it gives up and closes").isNull();
                 });
                 var c = s.client().timeout(Duration.ofMillis(300))) {
             assertThatThrownBy(() -> c.get("/")).isInstanceOf(UncheckedIOException.class)
@@ -553,6 +553,31 @@ class TestClientParserTest {
         assertThat(TestClient.connectHost("::")).isEqualTo("127.0.0.1");
         assertThat(TestClient.connectHost("localhost")).isEqualTo("localhost");
         assertThat(TestClient.connectTo("::1", 80).uri("/")).hasToString("http://[::1]:80/");
+    }
+
+    @Test
+    void aFailingScriptFailsTheTestThatUsesTheServer() throws Exception {
+        CannedServer s = new CannedServer(p -> {
+            p.readRequest();
+            throw new IllegalStateException("the script broke");
+        });
+        try (var c = s.client()) {
+            assertThatThrownBy(() -> c.get("/")).isInstanceOf(UncheckedIOException.class);
+        }
+        assertThatThrownBy(s::close).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("script failed 1 time(s)").hasMessageContaining("the script broke");
+    }
+
+    @Test
+    void aTestThatExpectsTheScriptToFailReadsItsFailures() throws Exception {
+        try (var s = new CannedServer(p -> {
+                    p.readRequest();
+                    throw new IllegalStateException("expected");
+                });
+                var c = s.client()) {
+            assertThatThrownBy(() -> c.get("/")).isInstanceOf(UncheckedIOException.class);
+            assertThat(s.awaitFailures()).singleElement().satisfies(t -> assertThat(t).hasMessage("expected"));
+        }
     }
 
     @Test

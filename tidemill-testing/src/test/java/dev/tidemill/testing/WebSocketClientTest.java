@@ -57,7 +57,7 @@ class WebSocketClientTest {
 
     @Test
     void echoesTextBinaryFragmentsAndPingsWithPythonWebsockets() {
-        Python.assumeAvailable();
+        Python.require();
         try (Python server = Python.start("echo_server.py");
                 TestClient client = TestClient.connectTo("127.0.0.1", Integer.parseInt(server.readLine()));
                 WebSocketClient ws = client.webSocket("/")) {
@@ -78,7 +78,7 @@ class WebSocketClientTest {
 
     @Test
     void compressesWithContextTakeoverAgainstPythonWebsockets() {
-        Python.assumeAvailable();
+        Python.require();
         String text = "a compressible line of text; ".repeat(400);
         try (Python server = Python.start("echo_server.py");
                 TestClient client = TestClient.connectTo("127.0.0.1", Integer.parseInt(server.readLine()));
@@ -97,7 +97,7 @@ class WebSocketClientTest {
 
     @Test
     void honoursServerNoContextTakeoverAndASmallClientWindow() {
-        Python.assumeAvailable();
+        Python.require();
         // A 4 KiB random block, repeated: compressed with DEFLATE's usual 32 KiB window, its
         // back-references reach 4 KiB back, further than the 1 KiB window the server demands.
         java.util.Random random = new java.util.Random(7);

@@ -1,6 +1,6 @@
 package dev.tidemill.websocket;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's {@code /usr/bin/python3} with its {@code python3-websockets} package (10.4 here, and on
- * CI where {@code .ci/run} installs it): a WebSocket implementation that is not ours, to check our
- * server and our test client against. A test that needs it calls {@link #assumeAvailable()} and is
- * skipped on a machine without it.
+ * CI, where {@code ./tidemill test} installs it): a WebSocket implementation that is not ours, to
+ * check our server and our test client against. A test that needs it calls {@link #require()} and
+ * fails, naming the package, on a machine without it.
  */
 public final class Python implements AutoCloseable {
     /** The interpreter: Debian's, whose {@code websockets} module is the packaged one. */
@@ -32,9 +32,10 @@ public final class Python implements AutoCloseable {
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    /** Skips the calling test unless {@code /usr/bin/python3} can import {@code websockets}. */
-    public static void assumeAvailable() {
-        assumeTrue(Files.isExecutable(PYTHON), PYTHON + " is missing (apt-get install python3-websockets)");
+    /** Fails the calling test unless {@code /usr/bin/python3} can import {@code websockets}. */
+    public static void require() {
+        String install = "apt-get install -y --no-install-recommends python3-websockets (./tidemill test installs it when run as root)";
+        assertThat(PYTHON).as("%s is missing; the test needs it: %s", PYTHON, install).isExecutable();
         boolean importable;
         try {
             Process p = new ProcessBuilder(PYTHON.toString(), "-c", "import websockets").redirectErrorStream(true).start();
@@ -46,7 +47,7 @@ public final class Python implements AutoCloseable {
             Thread.currentThread().interrupt();
             importable = false;
         }
-        assumeTrue(importable, "python3 cannot import websockets (apt-get install python3-websockets)");
+        assertThat(importable).as("%s cannot import websockets; the test needs it: %s", PYTHON, install).isTrue();
     }
 
     /**

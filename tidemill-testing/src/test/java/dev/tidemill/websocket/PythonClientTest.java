@@ -26,7 +26,7 @@ class PythonClientTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.it.Setup#modes")
     void pythonWebsocketsTalksToTidemill(Setup setup) {
-        Python.assumeAvailable();
+        Python.require();
         try (TestClient client = setup.start(app -> {
             app.ws("/ws/echo", ConformanceServer.ECHO_HANDLER);
             app.ws("/ws/close", (ws, m) -> ws.close(4001, "as asked"));
