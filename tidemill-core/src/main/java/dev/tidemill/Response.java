@@ -21,7 +21,8 @@ import java.util.Optional;
 public final class Response {
 
     /** What a response's body is. */
-    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream, Body.File, Body.WebSocket {
+    public sealed interface Body permits Body.Empty, Body.Bytes, Body.Json, Body.Stream, Body.Events, Body.TopicEvents,
+            Body.File, Body.WebSocket {
         /** No body. */
         record Empty() implements Body {}
 
@@ -33,6 +34,19 @@ public final class Response {
 
         /** A streamed body (chunked): the producer gets the stream once the head is sent. */
         record Stream(StreamProducer producer) implements Body {}
+
+        /** A Server-Sent Events stream: the handler gets the open stream once the head is sent. */
+        record Events(SseHandler handler) implements Body {}
+
+        /**
+         * A Server-Sent Events stream of a topic's messages that match a pattern (see
+         * {@link Response#sse(Topic, String, java.util.function.Function)}).
+         *
+         * @param topic the topic
+         * @param pattern a subject, a prefix wildcard ({@code room.*}) or {@code *}; checked when the reply is built
+         * @param toEvent makes the event of a message
+         */
+        record TopicEvents(Topic<?> topic, String pattern, java.util.function.Function<?, SseEvent> toEvent) implements Body {}
 
         /**
          * A region of a file, sent with {@code Content-Length} straight from disk: never read
@@ -126,7 +140,7 @@ public final class Response {
      */
     public static Response sse(SseHandler handler) {
         Objects.requireNonNull(handler, "handler");
-        return eventStream().withBody(new Body.Stream(stream -> dev.tidemill.internal.exchange.SseSession.open(stream, handler)));
+        return eventStream().withBody(new Body.Events(handler));
     }
 
     /**
@@ -142,14 +156,14 @@ public final class Response {
      * @param toEvent makes the event of a message (its {@code id} is set afterwards)
      * @param <T> the message type
      * @return a 200 streamed response
-     * @throws IllegalArgumentException for a malformed pattern (when the stream opens)
+     * @throws IllegalArgumentException for a malformed pattern, when the reply is built from
+     *     this response (the handler's answer is then a 500 problem)
      */
     public static <T> Response sse(Topic<T> topic, String pattern, java.util.function.Function<Topic.Message<T>, SseEvent> toEvent) {
         Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(toEvent, "toEvent");
-        dev.tidemill.internal.topic.LocalTopic.checkPattern(pattern);
-        return eventStream().withBody(new Body.Stream(
-                stream -> dev.tidemill.internal.exchange.SseSession.attach(stream, topic, pattern, toEvent)));
+        return eventStream().withBody(new Body.TopicEvents(topic, pattern, toEvent));
     }
 
     /**

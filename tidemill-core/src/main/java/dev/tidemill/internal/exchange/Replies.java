@@ -74,6 +74,11 @@ final class Replies {
             case Response.Body.Bytes b -> full(ex, r.status(), null, Unpooled.wrappedBuffer(b.bytes()), r.headerList());
             case Response.Body.Json j -> full(ex, r.status(), null, json(j.value()), r.headerList());
             case Response.Body.Stream s -> stream(ex, r.status(), r.headerList(), s.producer());
+            case Response.Body.Events e -> stream(ex, r.status(), r.headerList(), stream -> SseSession.open(stream, e.handler()));
+            case Response.Body.TopicEvents t -> {
+                SseSession.checkPattern(t.pattern()); // a malformed pattern is the handler's error: 500, before any head
+                yield stream(ex, r.status(), r.headerList(), stream -> SseSession.attach(stream, t));
+            }
             case Response.Body.File f -> file(ex, r.status(), r.headerList(), f);
             case Response.Body.WebSocket ws -> throw new AssertionError("handled above");
         };

@@ -55,7 +55,7 @@ public final class SseSession implements SseStream, OpenStream {
      * Opens a session on {@code stream} and hands it to {@code handler} (the producer of
      * {@link Response#sse}); an exception from the handler ends the stream.
      */
-    public static void open(ResponseStream stream, Response.SseHandler handler) throws Exception {
+    static void open(ResponseStream stream, Response.SseHandler handler) throws Exception {
         SseSession s = new SseSession((StreamedResponseBody) stream);
         s.lastSent = System.nanoTime();
         s.body.closed().whenComplete((v, e) -> s.ended());
@@ -73,10 +73,17 @@ public final class SseSession implements SseStream, OpenStream {
      * bounded queue and the topic's overflow policy decides what is dropped; a drop is announced
      * by a {@code lost} event before the next message, never a silent gap.
      */
-    public static <T> void attach(ResponseStream stream, Topic<T> topic, String pattern,
-            Function<Topic.Message<T>, SseEvent> toEvent) throws Exception {
+    /** @param pattern a topic pattern @throws IllegalArgumentException if it is malformed */
+    static void checkPattern(String pattern) {
         LocalTopic.checkPattern(pattern);
-        LocalTopic<T> local = (LocalTopic<T>) topic;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> void attach(ResponseStream stream, Response.Body.TopicEvents events) throws Exception {
+        String pattern = events.pattern();
+        LocalTopic.checkPattern(pattern);
+        LocalTopic<T> local = (LocalTopic<T>) events.topic();
+        Function<Topic.Message<T>, SseEvent> toEvent = (Function<Topic.Message<T>, SseEvent>) events.toEvent();
         open(stream, s -> {
             SseSession session = (SseSession) s;
             session.scheduler.execute(() -> session.pump(local, pattern, toEvent));
