@@ -296,6 +296,8 @@ public record Config(
         public Builder lingerTimeout(Duration v) { timeouts.linger(v); return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { timeouts.shutdownGrace(v); return this; }
+        /** @param v see {@link Timeouts#shutdownIdle()} @return this */
+        public Builder shutdownIdle(Duration v) { timeouts.shutdownIdle(v); return this; }
         /** @param v who may name the client in forwarding headers @return this */
         public Builder trustedProxies(TrustedProxies v) { trustedProxies = v; return this; }
         /** @param cidrs trusted proxy networks, see {@link TrustedProxies#networks()} @return this */

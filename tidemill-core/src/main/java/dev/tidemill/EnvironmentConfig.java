@@ -66,6 +66,7 @@ final class EnvironmentConfig {
         duration("TIDEMILL_DRAIN_TIMEOUT", Timeouts.DRAIN, Config.Builder::drainTimeout);
         duration("TIDEMILL_LINGER_TIMEOUT", Timeouts.LINGER, Config.Builder::lingerTimeout);
         duration("TIDEMILL_SHUTDOWN_GRACE", Timeouts.SHUTDOWN_GRACE, Config.Builder::shutdownGrace);
+        duration("TIDEMILL_SHUTDOWN_IDLE", Timeouts.SHUTDOWN_IDLE, Config.Builder::shutdownIdle);
         duration("TIDEMILL_SSE_PING", Timeouts.SSE_PING, Config.Builder::ssePing);
         other("TIDEMILL_COMPRESSION", "enabled", "true or false", (b, v) -> b.compression(bool(v)));
         intSize("TIDEMILL_COMPRESSION_MIN_SIZE", Compression.MIN_BYTES, Config.Builder::compressionMinBytes);

@@ -30,6 +30,10 @@ import java.time.Duration;
  *     still uploading would lose the response it had not read yet (RFC 9112 9.6, nginx's
  *     "lingering close"). Default 5 s.
  * @param shutdownGrace how long in-flight requests may run after a shutdown begins. 0-24 h; default 10 s.
+ * @param shutdownIdle during a shutdown, how long a keep-alive connection with nothing in flight
+ *     stays open before it is closed (within the grace). A request that arrives meanwhile is
+ *     answered, with {@code Connection: close} (GOAWAY on HTTP/2); closing such a connection at
+ *     once would cut off a request already on its way (Envoy's drain). Default 1 s.
  * @param ssePing how long a Server-Sent Events stream may go without sending anything before a
  *     {@code : ping} comment is sent: it keeps proxies from closing a quiet stream, and a write is
  *     how a client that vanished without closing is noticed. Default 15 s.
@@ -43,6 +47,7 @@ public record Timeouts(
         Duration drain,
         Duration linger,
         Duration shutdownGrace,
+        Duration shutdownIdle,
         Duration ssePing) {
 
     private static final Duration MIN = Duration.ofMillis(1);
@@ -57,6 +62,7 @@ public record Timeouts(
     static final Range DRAIN = Range.duration("drain", MIN, MAX);
     static final Range LINGER = Range.duration("linger", MIN, MAX);
     static final Range SHUTDOWN_GRACE = Range.duration("shutdownGrace", Duration.ZERO, MAX);
+    static final Range SHUTDOWN_IDLE = Range.duration("shutdownIdle", MIN, MAX);
     static final Range SSE_PING = Range.duration("ssePing", MIN, MAX);
 
     /** The defaults, as documented on each component. */
@@ -72,6 +78,7 @@ public record Timeouts(
         DRAIN.check(drain);
         LINGER.check(linger);
         SHUTDOWN_GRACE.check(shutdownGrace);
+        SHUTDOWN_IDLE.check(shutdownIdle);
         SSE_PING.check(ssePing);
     }
 
@@ -98,6 +105,7 @@ public record Timeouts(
         private Duration drain = Duration.ofMillis(250);
         private Duration linger = Duration.ofSeconds(5);
         private Duration shutdownGrace = Duration.ofSeconds(10);
+        private Duration shutdownIdle = Duration.ofSeconds(1);
         private Duration ssePing = Duration.ofSeconds(15);
 
         private Builder() {}
@@ -111,6 +119,7 @@ public record Timeouts(
             drain = t.drain;
             linger = t.linger;
             shutdownGrace = t.shutdownGrace;
+            shutdownIdle = t.shutdownIdle;
             ssePing = t.ssePing;
         }
 
@@ -130,12 +139,14 @@ public record Timeouts(
         public Builder linger(Duration v) { linger = v; return this; }
         /** @param v see {@link Timeouts#shutdownGrace()} @return this */
         public Builder shutdownGrace(Duration v) { shutdownGrace = v; return this; }
+        /** @param v see {@link Timeouts#shutdownIdle()} @return this */
+        public Builder shutdownIdle(Duration v) { shutdownIdle = v; return this; }
         /** @param v see {@link Timeouts#ssePing()} @return this */
         public Builder ssePing(Duration v) { ssePing = v; return this; }
 
         /** @return the timeouts; throws {@link IllegalArgumentException} naming a bad field */
         public Timeouts build() {
-            return new Timeouts(request, headerRead, idle, bodyStall, writeStall, drain, linger, shutdownGrace, ssePing);
+            return new Timeouts(request, headerRead, idle, bodyStall, writeStall, drain, linger, shutdownGrace, shutdownIdle, ssePing);
         }
     }
 }

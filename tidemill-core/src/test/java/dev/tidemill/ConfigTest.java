@@ -148,7 +148,7 @@ class ConfigTest {
         }
         for (RecordComponent rc : Timeouts.class.getRecordComponents()) {
             Duration value = ((Duration) rc.getAccessor().invoke(t)).plusMillis(1);
-            String setter = Set.of("shutdownGrace", "ssePing").contains(rc.getName()) ? rc.getName() : rc.getName() + "Timeout";
+            String setter = Set.of("shutdownGrace", "shutdownIdle", "ssePing").contains(rc.getName()) ? rc.getName() : rc.getName() + "Timeout";
             Config.Builder.class.getMethod(setter, Duration.class).invoke(b, value);
             set.put(rc.getName(), value);
         }

@@ -68,6 +68,7 @@ class ReadmeDefaultsTest {
             "drain of a refused request's body", "drain",
             "lingering close (reading and discarding after the last response and FIN)", "linger",
             "shutdown grace", "shutdownGrace",
+            "idle keep-alive connection kept during a shutdown (a request arriving meanwhile is answered with `Connection: close`)", "shutdownIdle",
             "SSE ping (a stream that sent nothing for this long)", "ssePing",
             "response compression (br, zstd or gzip, as `Accept-Encoding` asks)", "enabled",
             "smallest full body compressed", "minBytes",
@@ -114,6 +115,7 @@ class ReadmeDefaultsTest {
             "drain of a refused request's body", "drain",
             "lingering close (after the last response and a FIN, reading and discarding until the client closes)", "linger",
             "shutdown grace", "shutdownGrace",
+            "idle connection kept during a shutdown", "shutdownIdle",
             "SSE ping (a stream quiet for this long)", "ssePing");
 
     private static final Pattern VARIABLE = Pattern.compile("TIDEMILL_[A-Z0-9_]+");

@@ -92,7 +92,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         remote = ctx.channel().remoteAddress();
         security = ctx.channel().attr(dev.tidemill.internal.exchange.TransportSecurity.KEY).get();
         deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
-        if (server.draining()) ctx.close();
+        if (server.draining()) closeWhenIdle(); // accepted before the listener closed: a request may be on its way
         ctx.fireChannelActive();
     }
 
@@ -141,7 +141,10 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             return;
         }
         if (evt == ServerEvents.DRAIN) {
-            if (ring.outstanding() == 0 && awaitingHead && !partialHead && !parked()) ctx.close();
+            // Busy: the last answer carries Connection: close (ReplyWriter). Idle: not closed at once, which would cut
+            // off a request already on its way, but once idle for shutdownIdle; a request before then is answered
+            // with Connection: close (keep-alive is off while draining).
+            if (ring.outstanding() == 0 && awaitingHead && !partialHead && !parked()) closeWhenIdle();
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {
@@ -269,6 +272,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         // Part of the next head came with an earlier read: the header-read timer runs.
         if (partialHead) deadlines.after(Kind.HEADER_READ, timeouts.headerRead().toNanos());
         else deadlines.after(Kind.IDLE, timeouts.idle().toNanos());
+        if (server.draining() && !partialHead && !parked()) closeWhenIdle();
     }
 
     @Override
@@ -306,6 +310,12 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
                 if (next != ReplyRing.NONE) deadlines.set(Kind.REQUEST, next);
             }
         }
+    }
+
+    /** Draining: the idle deadline comes no later than {@code shutdownIdle} from now. */
+    private void closeWhenIdle() {
+        long at = deadlines.now() + timeouts.shutdownIdle().toNanos();
+        if (!deadlines.running(Kind.IDLE) || deadlines.get(Kind.IDLE) > at) deadlines.set(Kind.IDLE, at);
     }
 
     private void close() {

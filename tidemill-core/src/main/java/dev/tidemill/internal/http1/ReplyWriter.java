@@ -23,15 +23,10 @@ import java.util.concurrent.CompletableFuture;
  * the {@link ReplyRing}, a reply that finishes early waiting in its slot, and a streamed body's
  * chunks behind its head ({@link StreamWrites}). It decides when the connection ends after a
  * reply ({@code Connection: close}, HTTP/1.0, a stop in progress) and closes it in stages
- * ({@link LingeringClose}). Everything but the {@link ReplySink} methods runs on the event loop.
+ * ({@link LingeringClose}). What is written and not yet flushed, and when it flushes, is
+ * {@link StagedWrites}'s. Everything but the {@link ReplySink} methods runs on the event loop.
  */
 final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher.Delivery {
-    /**
-     * Capacity of a stage after the first in one flush: about 30 plaintext replies. The first is
-     * sized for its one reply, because most reads carry one request and a slow reader's outbound
-     * buffer should hold bytes, not empty capacity.
-     */
-    static final int STAGE_BYTES = 4096;
     /** What the writer needs to know about, and tell, the reading side of its connection. */
     interface Reading {
         /** @return whether no request is being read (no body, no discard, not closed) */
@@ -58,17 +53,11 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     private final ExchangeContext server;
     private final ResponseEncoder encoder;
+    private final StagedWrites out;
     private final ResponseBatcher batcher;
     private final ReplyRing ring;
     private final WriteStallWatch watch;
     private final Timeouts timeouts;
-    /**
-     * Complete replies encoded since the last flush, back to back in one buffer, so pipelined
-     * replies cost one allocation and one outbound entry per {@link #STAGE_BYTES}, not one each.
-     */
-    private ByteBuf staged;
-    /** A reply was staged since the last flush: the next stage is sized for more than one. */
-    private boolean stagedSinceFlush;
     private ChannelHandlerContext ctx;
     private StreamWrites streams;
     private FileWrites files;
@@ -78,8 +67,6 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     private boolean streamCloses;
     /** The file being read piece by piece closes the connection when it ends. */
     private boolean fileCloses;
-    private boolean inRead;
-    private boolean needsFlush;
     private boolean progressing;
     private boolean rerun;
     private boolean closing;
@@ -96,12 +83,13 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         this.ring = ring;
         this.watch = watch;
         this.timeouts = server.config().timeouts();
+        this.out = new StagedWrites(encoder, watch);
     }
 
     void attach(ChannelHandlerContext ctx, Reading reading) {
         this.ctx = ctx;
         this.reading = reading;
-
+        this.out.attach(ctx);
     }
 
     // ------------------------------------------------------------------ ReplySink, any thread
@@ -136,8 +124,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     public void deliver() {
         delivering();
         for (Reply r; (r = poll()) != null; ) onReply(r.exchange(), r);
-        writeStaged(); // the batcher flushes the channel next
-        stagedSinceFlush = false;
+        out.flushedElsewhere(); // the batcher flushes the channel next
     }
 
     @Override
@@ -148,7 +135,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         } else {
             batcher.submit(ctx.channel(), () -> {
                 onChunk(ex, chunk, written);
-                writeStaged();
+                out.writeStaged();
             });
         }
     }
@@ -170,7 +157,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         } else {
             batcher.submit(ctx.channel(), () -> {
                 onStreamEnd(ex, abort); // pipelined replies behind the stream may be staged now
-                writeStaged();
+                out.writeStaged();
             });
         }
     }
@@ -183,10 +170,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
      * @return whether a read was already in progress
      */
     boolean reading(boolean inRead) {
-        boolean was = this.inRead;
-        this.inRead = inRead;
-        if (!inRead && needsFlush) flush();
-        return was;
+        return out.reading(inRead);
     }
 
     /** Writes what is ready and resumes reading parked requests (after a discard, or writability). */
@@ -232,7 +216,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     /** Writes {@code 100 Continue} now if {@code ex} is next in line, else once it is. */
     void continueWhenNext(Exchange ex) {
-        if (ring.next() == ex) writeContinue();
+        if (ring.next() == ex) out.writeContinue();
         else ring.setFlag(ex, ReplyRing.CONTINUE_PENDING);
     }
 
@@ -241,9 +225,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
         reading.stop();
         if (closing) return;
         closing = true;
-        writeStaged();
-        needsFlush = false;
-        stagedSinceFlush = false;
+        out.closing();
         ChannelFuture written = ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
         if (server.draining()) {
             written.addListener(ChannelFutureListener.CLOSE); // shutting down: no lingering
@@ -254,10 +236,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     /** The connection closed: everything held is released, every waiting producer fails. */
     void closed() {
-        if (staged != null) {
-            staged.release();
-            staged = null;
-        }
+        out.release();
         ring.closeAll();
         if (streams != null) streams.closeAll();
         if (files != null) files.closeAll();
@@ -282,7 +261,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
             return;
         }
         streams().chunk(ex, chunk, written);
-        needsFlush = true;
+        out.needsFlush();
     }
 
     private void onStreamEnd(Exchange ex, boolean abort) {
@@ -298,17 +277,17 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
             if (reply == null) {
                 if (ring.flag(ex, ReplyRing.CONTINUE_PENDING)) {
                     ring.clearFlag(ex, ReplyRing.CONTINUE_PENDING);
-                    writeContinue();
+                    out.writeContinue();
                 }
                 return;
             }
             boolean http10 = ring.flag(ex, ReplyRing.HTTP10);
             boolean close = reply.close() || !ring.flag(ex, ReplyRing.KEEP_ALIVE)
                     || server.draining() && ring.outstanding() == 1 && reading.betweenRequests() && !reading.parked();
-            needsFlush = true;
+            out.needsFlush();
             ex.headWritten(reply); // counted and logged before it is encoded: an id generated for the log is echoed
             if (reply.streamed()) {
-                write(encoder.streamHead(ctx.alloc(), reply, close, http10));
+                out.write(encoder.streamHead(ctx.alloc(), reply, close, http10));
                 ring.deadline(ex, ReplyRing.NONE); // a stream is exempt from the request timeout once started
                 streamCloses = close;
                 if (streams().start(ex, http10)) endStream();
@@ -322,32 +301,32 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
                     closeWhenWritten();
                     return;
                 }
-                stage(reply, false, false);
-                flush();
+                out.stage(reply, false, false);
+                out.flush();
                 closing = true; // HTTP/1.1 writes nothing more here
                 reading.takeOver(reply.takeover());
                 return;
             }
             if (reply.fromFile()) {
-                stage(reply, close, http10); // the head, with the region's Content-Length
-                writeStaged(); // the head goes before the region, which FileWrites writes straight to the channel
+                out.stage(reply, close, http10); // the head, with the region's Content-Length
+                out.writeStaged(); // the head goes before the region, which FileWrites writes straight to the channel
                 fileCloses = close;
                 FileWrites.Progress p = files().start(reply.file());
                 if (p == FileWrites.Progress.WAITING) return; // the rest waits for writability
                 if (fileEnded(p)) return;
                 continue;
             }
-            stage(reply, close, http10);
+            out.stage(reply, close, http10);
             ring.finish();
             if (close) {
                 closeWhenWritten();
                 return;
             }
         }
-        if (ring.outstanding() == 0 && reading.betweenRequests() && ctx.channel().isActive() && !closing) {
-            if (server.draining() && !reading.parked()) closeWhenWritten();
-            else reading.drained();
-        }
+        // Every reply written, none said close: the connection is idle. While draining it is not closed here, since the
+        // last answer told the client to keep it and its next request may be on its way; the connection closes it once
+        // idle for shutdownIdle, and answers a request before then with Connection: close.
+        if (ring.outstanding() == 0 && reading.betweenRequests() && ctx.channel().isActive() && !closing) reading.drained();
     }
 
     /** Created with the connection's first file body: most connections never have one. */
@@ -358,7 +337,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     /** A file read piece by piece made progress after writability returned ({@link #writable} goes on with the ring). */
     private void fileProgress(FileWrites.Progress p) {
-        needsFlush = true;
+        out.needsFlush();
         if (p != FileWrites.Progress.WAITING) fileEnded(p);
     }
 
@@ -384,56 +363,13 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     private void endStream() {
         boolean close = streams.endCurrent() || streamCloses;
-        needsFlush = true;
+        out.needsFlush();
         ring.finish();
         if (close) closeWhenWritten();
         else progress();
     }
 
-    /** Encodes a complete reply into {@link #staged}; a body too large to copy is written after it. */
-    private void stage(Reply reply, boolean close, boolean http10) {
-        int need = encoder.bound(reply);
-        if (staged != null && staged.writableBytes() < need) writeStaged();
-        if (staged == null) {
-            staged = ctx.alloc().buffer(stagedSinceFlush ? Math.max(need, STAGE_BYTES) : need);
-            stagedSinceFlush = true;
-        }
-        ByteBuf large = encoder.full(staged, reply, close, http10);
-        if (large != null) write(large);
-    }
-
-    /** Hands the staged replies to Netty (not flushed). */
-    private void writeStaged() {
-        ByteBuf b = staged;
-        if (b == null) return;
-        staged = null;
-        enqueue(b);
-    }
-
-    /** Writes {@code buf} after everything staged. */
-    private void write(ByteBuf buf) {
-        writeStaged();
-        enqueue(buf);
-    }
-
-    private void enqueue(ByteBuf buf) {
-        watch.enqueued(buf.readableBytes());
-        ctx.write(buf, ctx.voidPromise());
-    }
-
-    private void flush() {
-        writeStaged();
-        needsFlush = false;
-        stagedSinceFlush = false;
-        ctx.flush();
-    }
-
-    private void writeContinue() {
-        writeStaged();
-        ctx.writeAndFlush(ResponseEncoder.continueResponse(), ctx.voidPromise());
-    }
-
     private void flushUnlessReading() {
-        if (!inRead && needsFlush) flush();
+        out.flushUnlessReading();
     }
 }
