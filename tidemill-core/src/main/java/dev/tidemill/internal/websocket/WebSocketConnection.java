@@ -8,7 +8,6 @@ import dev.tidemill.WebSocketOptions;
 import dev.tidemill.internal.exchange.CallbackLane;
 import dev.tidemill.internal.exchange.StreamPort;
 import dev.tidemill.internal.exchange.ServerEvents;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -56,9 +55,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     /** Senders waiting for the connection to become writable again. */
     private final java.util.ArrayList<CompletableFuture<Void>> waiters = new java.util.ArrayList<>(0);
     private ChannelHandlerContext ctx;
-    private CompositeByteBuf fragments;
-    private boolean fragmentsText;
-    private long fragmentBytes;
+    private final Fragments fragments = new Fragments();
     private boolean closeSent;
     private boolean failed;
     private boolean ended;
@@ -126,28 +123,13 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     }
 
     private void data(WebSocketFrame frame) {
-        boolean start = !(frame instanceof ContinuationWebSocketFrame);
-        int n = frame.content().readableBytes();
-        long total = (start ? 0 : fragmentBytes) + n;
-        if (total > options.maxMessageBytes()) {
+        if (fragments.lengthWith(frame) > options.maxMessageBytes()) {
             fail(WebSocket.TOO_BIG, "a message over " + options.maxMessageBytes() + " bytes (maxMessageBytes)");
-            return;
-        }
-        if (start && frame.isFinalFragment()) {
+        } else if (!(frame instanceof ContinuationWebSocketFrame) && frame.isFinalFragment()) {
             deliver(frame instanceof TextWebSocketFrame, frame.content().retain());
-            return;
-        }
-        if (start) {
-            fragments = ctx.alloc().compositeBuffer(1024);
-            fragmentsText = frame instanceof TextWebSocketFrame;
-        }
-        fragments.addComponent(true, frame.content().retain());
-        fragmentBytes = total;
-        if (frame.isFinalFragment()) {
-            CompositeByteBuf whole = fragments;
-            fragments = null;
-            fragmentBytes = 0;
-            deliver(fragmentsText, whole);
+        } else if (fragments.add(frame, ctx.alloc())) {
+            boolean text = fragments.text();
+            deliver(text, fragments.take());
         }
     }
 
@@ -400,10 +382,6 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     }
 
     private void releaseFragments() {
-        if (fragments != null) {
-            fragments.release();
-            fragments = null;
-            fragmentBytes = 0;
-        }
+        fragments.release();
     }
 }
