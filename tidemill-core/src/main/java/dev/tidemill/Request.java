@@ -80,6 +80,16 @@ public interface Request {
     <T> T body(Class<T> type);
 
     /**
+     * @return the app's JSON codec ({@code Tidemill.json(...)}, else Tidemill's default), the one
+     *     {@link #body(Class)} binds with, for JSON a handler finds elsewhere (Datastar's signals in
+     *     a query parameter). A {@code Request} that is not the server's own (a test's stand-in)
+     *     answers Tidemill's default codec.
+     */
+    default JsonCodec json() {
+        return dev.tidemill.internal.codec.JacksonCodec.DEFAULT;
+    }
+
+    /**
      * The body as a {@code multipart/form-data} form (RFC 7578), part by part: see {@link Multipart}.
      * For binding a whole form into a record (text fields and {@link Upload} components), use
      * {@link #body(Class)} instead. Blocking: call it from the handler's thread.

@@ -5,7 +5,6 @@ import dev.tidemill.Problem;
 import dev.tidemill.ProblemException;
 import dev.tidemill.Request;
 import dev.tidemill.internal.codec.JacksonCodec;
-import dev.tidemill.internal.exchange.Exchange;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -17,20 +16,16 @@ final class SignalReader {
     private static final byte[] EMPTY_OBJECT = {'{', '}'};
     private static final String TITLE = "Invalid Datastar signals";
     /** Tidemill's default codec, for a {@link Request} that is not the server's own (a test's stand-in). */
-    static final JsonCodec DEFAULT_CODEC = new JacksonCodec();
+    static final JsonCodec DEFAULT_CODEC = JacksonCodec.DEFAULT;
 
     private SignalReader() {}
-
-    static JsonCodec codec(Request request) {
-        return request instanceof Exchange ex ? ex.context().json() : DEFAULT_CODEC;
-    }
 
     static <T> T read(Request request, Class<T> type, SignalLimits limits) {
         byte[] json = raw(request, limits);
         check(json, limits);
         T value;
         try {
-            value = codec(request).read(json, type);
+            value = request.json().read(json, type);
         } catch (JsonCodec.MalformedJsonException e) {
             throw problem(e.getMessage());
         }

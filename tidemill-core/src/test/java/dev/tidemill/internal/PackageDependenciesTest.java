@@ -40,6 +40,16 @@ class PackageDependenciesTest {
     }
 
     @Test
+    void publicResponsesAndDatastarDescribeWhatTheExchangeDoes() {
+        // Response describes a body (an event stream, a topic's events) and the exchange acts on it; Datastar reads
+        // the app's codec from the Request, never by casting it to the server's own class.
+        noClasses().that().resideInAPackage("dev.tidemill.datastar..")
+                .or().haveFullyQualifiedName("dev.tidemill.Response")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tidemill.internal.exchange..", "dev.tidemill.internal.topic..")
+                .check(CORE);
+    }
+
+    @Test
     void protocolsKnowOnlyTheExchangeNotEachOther() {
         String[][] pairs = {
             {"dev.tidemill.internal.http1..", "dev.tidemill.internal.http2.."},

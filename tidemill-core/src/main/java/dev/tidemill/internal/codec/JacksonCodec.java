@@ -17,6 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  * overflow or a 500.
  */
 public final class JacksonCodec implements JsonCodec {
+    /** Tidemill's default codec with the default limits: what an app without {@code Tidemill.json(...)} uses, made once. */
+    public static final JacksonCodec DEFAULT = new JacksonCodec();
     private final boolean forms;
     private final Limits limits;
     /**

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.JsonCodec;
 import dev.tidemill.Multipart;
 import dev.tidemill.Param;
 import dev.tidemill.Request;
@@ -283,6 +284,11 @@ public abstract class ExchangeRequest implements Request {
     public String bodyText() {
         String ct = headers.get(HttpHeaderNames.CONTENT_TYPE);
         return new String(body(), ct == null ? StandardCharsets.UTF_8 : BodyBinder.charset(ct));
+    }
+
+    @Override
+    public JsonCodec json() {
+        return context.json();
     }
 
     @Override
