@@ -595,7 +595,7 @@ public final class H2Wire implements AutoCloseable {
         }
     }
 
-    private static byte[] headerFragment(Frame f) {
+    static byte[] headerFragment(Frame f) {
         byte[] p = f.payload();
         int start = 0, end = p.length;
         if (f.has(PADDED)) {
@@ -606,7 +606,7 @@ public final class H2Wire implements AutoCloseable {
         return Arrays.copyOfRange(p, start, end);
     }
 
-    private Map<String, List<String>> decode(byte[] block) {
+    Map<String, List<String>> decode(byte[] block) {
         ByteBuf b = Unpooled.wrappedBuffer(block);
         try {
             Http2Headers h = decoder.decodeHeaders(0, b);

@@ -24,7 +24,7 @@ final class ResponseReader {
     record Head(String version, int status, String reason, List<Map.Entry<String, String>> headers) {}
 
     /** How the body of a response is delimited. */
-    enum Kind { NONE, LENGTH, CHUNKED, CLOSE }
+    enum Kind { NONE, LENGTH, CHUNKED, CLOSE, /** HTTP/2: DATA frames until END_STREAM */ FRAMES }
 
     /** @param length the Content-Length for {@link Kind#LENGTH} */
     record Framing(Kind kind, long length) {}

@@ -23,6 +23,8 @@ import java.util.Optional;
  */
 public final class StreamingResponse implements AutoCloseable {
     private final Wire wire;
+    /** Over HTTP/2 instead of {@link #wire}: the stream's DATA frames are the chunks. */
+    private final H2Exchange h2;
     private final ResponseReader.Head head;
     private final ResponseReader.Framing framing;
     private final List<Integer> interim;
@@ -32,11 +34,21 @@ public final class StreamingResponse implements AutoCloseable {
 
     StreamingResponse(Wire wire, String method) throws IOException {
         this.wire = wire;
+        this.h2 = null;
         this.interim = new ArrayList<>();
         this.head = ResponseReader.readFinalHead(wire.in, interim);
         this.framing = ResponseReader.framing(head, method);
         this.remaining = framing.length();
         this.done = framing.kind() == ResponseReader.Kind.NONE;
+    }
+
+    StreamingResponse(H2Exchange h2) {
+        this.wire = null;
+        this.h2 = h2;
+        this.interim = new ArrayList<>(h2.interim());
+        this.head = new ResponseReader.Head("HTTP/2.0", h2.status(), "", h2.headers());
+        this.framing = new ResponseReader.Framing(ResponseReader.Kind.FRAMES, -1);
+        this.done = h2.ended();
     }
 
     /** @return the status code */
@@ -76,15 +88,15 @@ public final class StreamingResponse implements AutoCloseable {
         return List.copyOf(interim);
     }
 
-    /** @return true if the body is sent with {@code Transfer-Encoding: chunked} */
+    /** @return true if the body is sent with {@code Transfer-Encoding: chunked} (never over HTTP/2, which frames every body) */
     public boolean chunked() {
         return framing.kind() == ResponseReader.Kind.CHUNKED;
     }
 
     /**
      * Reads the next piece of the body, waiting for it up to the client's timeout. For a chunked
-     * body that is exactly the next HTTP chunk; for a body with {@code Content-Length} or one
-     * delimited by the close, whatever bytes arrived next.
+     * body that is exactly the next HTTP chunk; over HTTP/2 the next DATA frame's bytes; for a body
+     * with {@code Content-Length} or one delimited by the close, whatever bytes arrived next.
      *
      * @return the chunk's bytes; empty once the body has ended (the terminating chunk, the
      *     announced length, or the close)
@@ -109,6 +121,11 @@ public final class StreamingResponse implements AutoCloseable {
                 case CLOSE -> {
                     wire.in.context("a body delimited by the connection's close");
                     yield wire.in.readSome(64 * 1024);
+                }
+                case FRAMES -> {
+                    byte[] b = h2.nextData();
+                    if (b == null) trailers.addAll(h2.trailers());
+                    yield b;
                 }
                 case NONE -> null;
             };
@@ -146,6 +163,7 @@ public final class StreamingResponse implements AutoCloseable {
     /** Closes the socket at once, read or not: to the server, the client disconnected. Idempotent. */
     @Override
     public void close() {
-        wire.close();
+        if (h2 != null) h2.close();
+        else wire.close();
     }
 }

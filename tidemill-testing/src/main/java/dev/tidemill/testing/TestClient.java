@@ -59,6 +59,7 @@ public final class TestClient implements AutoCloseable {
     private final javax.net.ssl.SSLContext tls;
     private final Set<Wire> open = ConcurrentHashMap.newKeySet();
     private volatile Duration timeout = DEFAULT_TIMEOUT;
+    private volatile Protocol protocol = Protocol.HTTP_1_1;
     private volatile boolean closed;
 
     private TestClient(Server server, boolean ownsServer, String host, int port) {
@@ -175,22 +176,7 @@ public final class TestClient implements AutoCloseable {
      * @return a TLS client context that trusts exactly those certificates (TLS 1.2 and 1.3)
      */
     public static javax.net.ssl.SSLContext trusting(java.nio.file.Path pem) {
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(pem)) {
-            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            int i = 0;
-            for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                store.setCertificateEntry("trusted-" + i++, c);
-            }
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(store);
-            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
-        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
-            throw new IllegalArgumentException("cannot trust " + pem + ": " + e.getMessage(), e);
-        }
+        return TrustedCertificates.context(pem);
     }
 
     /**
@@ -205,6 +191,36 @@ public final class TestClient implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
         this.timeout = timeout;
         return this;
+    }
+
+    /** The protocol {@link #send}, {@link #stream} and {@link #events} (and the helpers built on them) speak. */
+    public enum Protocol {
+        /** HTTP/1.1, one connection per request (the default). */
+        HTTP_1_1,
+        /** Cleartext HTTP/2 with prior knowledge (RFC 9113 3.3), one connection per request; a plain port only. */
+        H2C
+    }
+
+    /**
+     * Chooses the protocol of {@link #send}, {@link #stream} and {@link #events}, so one test runs
+     * over either. {@link #connect()}, {@link #raw()} and {@link #webSocket} stay HTTP/1.1.
+     *
+     * @param protocol the protocol
+     * @return this
+     * @throws UnsupportedOperationException for {@link Protocol#H2C} on an in-memory or TLS client
+     */
+    public TestClient protocol(Protocol protocol) {
+        Objects.requireNonNull(protocol, "protocol");
+        if (protocol == Protocol.H2C && (memory != null || tls != null)) {
+            throw new UnsupportedOperationException("h2c needs the server's plain port (not in memory, not TLS)");
+        }
+        this.protocol = protocol;
+        return this;
+    }
+
+    /** @return the protocol in force ({@link Protocol#HTTP_1_1} unless changed) */
+    public Protocol protocol() {
+        return protocol;
     }
 
     /** @return the read timeout in force ({@link #DEFAULT_TIMEOUT} unless changed) */
@@ -319,6 +335,11 @@ public final class TestClient implements AutoCloseable {
      */
     public TestResponse send(TestRequest request) {
         Objects.requireNonNull(request, "request");
+        if (protocol == Protocol.H2C) {
+            try (H2Exchange x = H2Exchange.open(port, hostHeader, request, timeout)) {
+                return x.response(request.method().equals("HEAD"));
+            }
+        }
         try (Wire wire = open()) {
             return wire.exchange(request, true);
         } catch (IOException e) {
@@ -345,6 +366,7 @@ public final class TestClient implements AutoCloseable {
      */
     public StreamingResponse stream(TestRequest request) {
         Objects.requireNonNull(request, "request");
+        if (protocol == Protocol.H2C) return new StreamingResponse(H2Exchange.open(port, hostHeader, request, timeout));
         Wire wire = open();
         try {
             wire.write(request.encode(hostHeader, false));
