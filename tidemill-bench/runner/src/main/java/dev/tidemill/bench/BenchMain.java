@@ -41,6 +41,8 @@ public final class BenchMain {
                 System.out.println("results: " + new ImbalanceSuite(ImbalanceSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("overload")) {
                 System.out.println("results: " + new OverloadSuite(OverloadSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("footprint")) {
+                System.out.println("results: " + new FootprintSuite(FootprintSuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("memory")) {
                 System.out.println("results: " + new MemorySuite(MemorySuite.Settings.parse(list.subList(1, list.size())), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("streams")) {
@@ -95,6 +97,7 @@ public final class BenchMain {
                         + "       ./tidemill bench imbalance [--quick] [--rate N] [--connections N] [--duration S] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench sweep [--quick] [--costs us,..] [--workers n,..] [--modes loop,virtual,io]\n"
                         + "       ./tidemill bench overload [--quick] [--duration S] [--warmup S] [--out DIR]\n"
+                        + "       ./tidemill bench footprint [--quick] [--starts N] [--out DIR]\n"
                         + "       ./tidemill bench memory [--quick] [--starts N] [--connections N] [--targets a,b,a-aot] [--out DIR]\n"
                         + "       ./tidemill bench streams [--quick] [--targets a,b] [--scenarios fanout,echo,isolation] [--subscribers n,..] "
                         + "[--deliveries N] [--rate N] [--connections n,..] [--sizes bytes,..] [--duration S] [--echo-warmup S] [--warmup S] "

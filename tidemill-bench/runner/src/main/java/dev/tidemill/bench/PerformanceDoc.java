@@ -20,6 +20,7 @@ public final class PerformanceDoc {
         m.put("imbalance", "Imbalance: least-loaded vs round-robin vs VIRTUAL");
         m.put("overload", "Overload");
         m.put("memory", "Memory and start-up");
+        m.put("footprint", "Hello-world footprint: runtime jars, jar bytes, start-up and idle RSS against Javalin and Helidon");
         m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
         m.put("live", "Datastar SSE fan-out: 5,000 clients, a fragment twice a second");
         m.put("html", "HTML rendering");
