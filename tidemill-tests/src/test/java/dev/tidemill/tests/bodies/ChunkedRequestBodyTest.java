@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.bodies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ class ChunkedRequestBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void chunksAreAssembledIntoOneBody(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             TestResponse small = c.send(TestRequest.of("POST", "/echo").header("Content-Type", "text/plain")

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.bodies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -116,7 +117,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aBodyPastTheLimitIs413EvenChunkedAndTheReaderLearnsOfIt(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             // Declared over the limit: refused before the handler runs.
@@ -146,7 +147,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientThatStallsGets408(Setup setup) throws Exception {
         try (TestClient client = start(setup); RawConnection raw = client.raw()) {
             raw.write("PUT /read HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n");
@@ -160,7 +161,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientThatLeavesEarlyEndsTheReadWith400(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             try (RawConnection raw = client.raw()) {
@@ -181,7 +182,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aHandlerThatStopsEarlyLeavesTheRestDrainedOrTheConnectionClosed(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -210,7 +211,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aCompressionBombStopsAtTheLimit(Setup setup) throws Exception {
         ByteArrayOutputStream gz = new ByteArrayOutputStream();
         try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
@@ -228,7 +229,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aHandlerThatNeitherReadsNorAnswersTimesOut(Setup setup) throws Exception {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             TestResponse r = c.send(TestRequest.of("PUT", "/idle").body("application/octet-stream", new byte[10_000]));
@@ -238,7 +239,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void pipelinedRequestsAfterAStreamedBodyAreServedInOrder(Setup setup) throws Exception {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestResponse> rs = c.pipeline(List.of(

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.bodies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,6 +7,7 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.Limits;
 import dev.tidemill.RequestBody;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.InputStream;

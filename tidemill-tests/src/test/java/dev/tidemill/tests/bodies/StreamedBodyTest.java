@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.bodies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -97,7 +98,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aBodyOfContentLengthOrChunksArrivesWholeAndInOrder(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         try (TestClient client = start(setup, handled); Connection c = client.connect()) {
@@ -130,7 +131,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aGzipBodyIsDecodedAsItIsRead(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         byte[] plain = new byte[2_000_000];
@@ -149,7 +150,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void continueIsSentOnlyWhenTheHandlerReads(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         try (TestClient client = start(setup, handled)) {
@@ -174,7 +175,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void publisherAndTransferToAndDiscardReadEverything(Setup setup) throws Exception {
         Path target = dir.resolve("upload.bin");
         try (TestClient client = setup.start(b -> b.maxBodyBytes(64L << 20), app -> {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.compression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +10,8 @@ import dev.tidemill.SseStream;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import dev.tidemill.tests.support.Decoders;
+import dev.tidemill.tests.support.Setup;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,7 +34,7 @@ class CompressedStreamsTest {
     private static final List<String> CODINGS = List.of("br", "zstd", "gzip");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void everyChunkOfAStreamIsDecodableWhenItArrives(Setup setup) throws Exception {
         BlockingQueue<ResponseStream> producers = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(app -> app.get("/stream",
@@ -65,7 +67,7 @@ class CompressedStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void everyEventReachesTheClientBeforeTheNextIsProduced(Setup setup) throws Exception {
         BlockingQueue<SseStream> streams = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(b -> b.ssePing(Duration.ofHours(1)),
@@ -96,7 +98,7 @@ class CompressedStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientThatLeavesMidStreamFreesTheStreamAndTheServerGoesOn(Setup setup) throws Exception {
         BlockingQueue<ResponseStream> producers = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(app -> {

@@ -1,10 +1,12 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.compression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Response;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Curl;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

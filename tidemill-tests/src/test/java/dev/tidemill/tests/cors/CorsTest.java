@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.cors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,6 +13,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;

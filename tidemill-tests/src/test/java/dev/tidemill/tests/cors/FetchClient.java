@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.cors;
 
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;

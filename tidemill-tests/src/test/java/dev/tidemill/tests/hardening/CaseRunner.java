@@ -1,4 +1,4 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

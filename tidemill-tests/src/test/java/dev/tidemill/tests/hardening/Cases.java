@@ -1,6 +1,6 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import dev.tidemill.hardening.HostileCase.Close;
+import dev.tidemill.tests.hardening.HostileCase.Close;
 
 /** Builders for the case tables: every table reads as bytes, status, close, source. */
 final class Cases {

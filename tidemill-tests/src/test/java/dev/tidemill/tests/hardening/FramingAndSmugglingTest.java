@@ -1,12 +1,12 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.Cases.chunked;
-import static dev.tidemill.hardening.Cases.post;
-import static dev.tidemill.hardening.Cases.refused;
-import static dev.tidemill.hardening.Cases.served;
+import static dev.tidemill.tests.hardening.Cases.chunked;
+import static dev.tidemill.tests.hardening.Cases.post;
+import static dev.tidemill.tests.hardening.Cases.refused;
+import static dev.tidemill.tests.hardening.Cases.served;
 
 import dev.tidemill.Transport;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.stream.Stream;

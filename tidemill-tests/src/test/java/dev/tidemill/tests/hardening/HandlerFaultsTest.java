@@ -1,10 +1,10 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Response;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
@@ -102,7 +102,7 @@ class HandlerFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void anExceptionBeforeTheResponseIsA500WithoutItsMessage(Setup setup) throws Exception {
         App app = start(setup);
         try (TestClient client = app.client()) {
@@ -116,7 +116,7 @@ class HandlerFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void anExceptionAfterTheHeadTruncatesTheBodyAndClosesTheConnection(Setup setup) throws Exception {
         App app = start(setup);
         try (TestClient client = app.client(); RawConnection raw = client.raw()) {
@@ -129,7 +129,7 @@ class HandlerFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aHandlerThatNeverCompletesTimesOutAndGivesItsSlotBack(Setup setup) throws Exception {
         App app = start(setup);
         try (TestClient client = app.client()) {
@@ -145,7 +145,7 @@ class HandlerFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientLeavingMidRequestNeverReachesTheHandler(Setup setup) throws Exception {
         App app = start(setup);
         try (TestClient client = app.client()) {
@@ -164,7 +164,7 @@ class HandlerFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientLeavingMidResponseIsNoticedAndItsSlotFreed(Setup setup) throws Exception {
         App app = start(setup);
         try (TestClient client = app.client()) {

@@ -1,9 +1,9 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.Cases.refused;
-import static dev.tidemill.hardening.Cases.refusedOrClosed;
-import static dev.tidemill.hardening.Cases.served;
-import static dev.tidemill.hardening.Cases.withHeader;
+import static dev.tidemill.tests.hardening.Cases.refused;
+import static dev.tidemill.tests.hardening.Cases.refusedOrClosed;
+import static dev.tidemill.tests.hardening.Cases.served;
+import static dev.tidemill.tests.hardening.Cases.withHeader;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 /**
  * One hostile request of the hardening suite: the exact bytes sent, what the server must answer,

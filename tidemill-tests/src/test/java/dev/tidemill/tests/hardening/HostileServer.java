@@ -1,7 +1,7 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import dev.tidemill.Response;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;

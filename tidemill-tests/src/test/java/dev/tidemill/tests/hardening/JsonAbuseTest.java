@@ -1,6 +1,6 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.Cases.answered;
+import static dev.tidemill.tests.hardening.Cases.answered;
 
 import dev.tidemill.Limits;
 import java.nio.charset.StandardCharsets;

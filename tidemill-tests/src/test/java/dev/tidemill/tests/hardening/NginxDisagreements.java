@@ -1,6 +1,6 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.NginxDisagreements.Reason.*;
+import static dev.tidemill.tests.hardening.NginxDisagreements.Reason.*;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,8 +1,8 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ class OverloadTest {
             Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().unstarted(r));
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void pastTheLimitRequestsAreShedQuicklyAndTheServerRecovers(Setup setup) throws Exception {
         try (TestClient client = setup.start(b -> b.workerLoops(1).concurrencyPerLoop(LIMIT), app -> {
             app.get("/ok", req -> "ok");

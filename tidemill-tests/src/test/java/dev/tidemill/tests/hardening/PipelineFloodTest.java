@@ -1,10 +1,10 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Tidemill;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,7 +34,7 @@ class PipelineFloodTest {
     private static final long MAX_GROWTH_BYTES = 64L << 20;
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aNeverReadingPipelinerCannotGrowTheHeap(Setup setup) throws Exception {
         AtomicInteger answered = new AtomicInteger();
         try (TestClient client = setup.start((Tidemill app) -> {

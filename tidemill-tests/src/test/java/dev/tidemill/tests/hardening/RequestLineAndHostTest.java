@@ -1,8 +1,8 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.Cases.answered;
-import static dev.tidemill.hardening.Cases.refused;
-import static dev.tidemill.hardening.Cases.served;
+import static dev.tidemill.tests.hardening.Cases.answered;
+import static dev.tidemill.tests.hardening.Cases.refused;
+import static dev.tidemill.tests.hardening.Cases.served;
 
 import java.util.stream.Stream;
 

@@ -1,8 +1,8 @@
-package dev.tidemill.hardening;
+package dev.tidemill.tests.hardening;
 
-import static dev.tidemill.hardening.Cases.answered;
-import static dev.tidemill.hardening.Cases.post;
-import static dev.tidemill.hardening.Cases.refused;
+import static dev.tidemill.tests.hardening.Cases.answered;
+import static dev.tidemill.tests.hardening.Cases.post;
+import static dev.tidemill.tests.hardening.Cases.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.testing.Connection;

@@ -1,10 +1,11 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.html;
 
 import static dev.tidemill.html.Tags.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +20,7 @@ class HtmlResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aPageIsServedAsHtml(Setup setup) {
         try (TestClient client = setup.start(app -> app.get("/page", req -> page(req.query("who").orElse("?"))))) {
             TestResponse r = client.get("/page?who=%3Cscript%3E");

@@ -1,9 +1,9 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidemill.it.Http2ConformanceTest.Case;
+import dev.tidemill.tests.http2.Http2ConformanceTest.Case;
 import dev.tidemill.testing.H2Wire;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

@@ -1,10 +1,10 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
-import static dev.tidemill.it.H2Cases.*;
+import static dev.tidemill.tests.http2.H2Cases.*;
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidemill.it.Http2ConformanceTest.Case;
+import dev.tidemill.tests.http2.Http2ConformanceTest.Case;
 import dev.tidemill.testing.H2Wire;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.tidemill.Response;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.TestCertificates;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Response;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.ExternalTool;
+import dev.tidemill.tests.support.Setup;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +84,7 @@ class H2cTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void curlSpeaksHttp2WithPriorKnowledgeThroughTheSameRoutes(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             String base = "http://127.0.0.1:" + client.port();
@@ -109,7 +111,7 @@ class H2cTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void h2loadRunsManyStreamsPerConnection(Setup setup) throws Exception {
         ExternalTool.H2LOAD.require();
         try (TestClient client = start(setup)) {
@@ -120,7 +122,7 @@ class H2cTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void nghttpGetsConcurrentStreamsOnOneConnection(Setup setup) throws Exception {
         ExternalTool.NGHTTP.require();
         try (TestClient client = start(setup)) {

@@ -1,10 +1,12 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.ExternalTool;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +54,7 @@ class H2cUpgradeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void onCurlAndNghttpUpgradeAndTheConnectionSpeaksHttp2(Setup setup) throws Exception {
         try (TestClient client = start(setup, true)) {
             String base = "http://127.0.0.1:" + client.port();

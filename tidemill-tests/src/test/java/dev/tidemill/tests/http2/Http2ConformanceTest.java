@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

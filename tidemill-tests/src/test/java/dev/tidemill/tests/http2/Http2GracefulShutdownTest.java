@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidemill.Server;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class Http2GracefulShutdownTest {
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void twoGoAwaysAroundAPingAndTheStreamInFlightFinishes(Setup setup) throws Exception {
         CountDownLatch held = new CountDownLatch(1);
         CompletableFuture<String> release = new CompletableFuture<>();

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.http2;
 
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;

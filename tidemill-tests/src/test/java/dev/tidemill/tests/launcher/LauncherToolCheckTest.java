@@ -1,7 +1,8 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidemill.tests.support.ExternalTool;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,8 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConcurrencyLimitTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void fullServerAnswers503AndRecovers(Setup setup) throws Exception {
         List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
         CountDownLatch started = new CountDownLatch(2);
@@ -90,7 +92,7 @@ class ConcurrencyLimitTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void disconnectedClientsGiveTheirSlotsBack(Setup setup) throws Exception {
         List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
         CountDownLatch started = new CountDownLatch(2);

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConnectionLimitTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aThirdConnectionWaitsUntilOneOfTwoCloses(Setup setup) {
         try (TestClient client = setup.start(b -> b.maxConnections(2), app -> app.get("/hello", req -> "hello"))) {
             Connection first = client.connect();
@@ -63,7 +64,7 @@ class ConnectionLimitTest {
      * each of the others either waits unanswered or is closed without a response.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void connectionsArrivingTogetherAreCappedToo(Setup setup) {
         try (TestClient client = setup.start(b -> b.maxConnections(2), app -> app.get("/hello", req -> "hello"))) {
             client.timeout(Duration.ofMillis(700));

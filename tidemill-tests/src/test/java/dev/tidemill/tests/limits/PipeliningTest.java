@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -58,7 +59,7 @@ class PipeliningTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void twentyPipelinedRequestsAreAnsweredInOrder(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestRequest> requests = new ArrayList<>();
@@ -74,7 +75,7 @@ class PipeliningTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void orderHoldsWhenHandlersFinishOutOfOrder(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestRequest> requests = new ArrayList<>();
@@ -101,7 +102,7 @@ class PipeliningTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void aHundredPipelinedRequestsPastTheCapAreAllAnsweredInOrder(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestRequest> requests = new ArrayList<>();
@@ -115,7 +116,7 @@ class PipeliningTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void pipelinedRequestsWithBodiesPastTheCapAreAllAnsweredInOrder(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestRequest> requests = new ArrayList<>();
@@ -135,7 +136,7 @@ class PipeliningTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void refusedRequestsKeepTheirPlaceInTheOrder(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestResponse> responses = c.pipeline(List.of(

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.modes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,8 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -48,7 +50,7 @@ class ExecutionModesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void handlerRunsWhereTheAppModeSays(Setup setup) {
         try (TestClient client = setup.start(app -> app.get("/where", ExecutionModesTest::where))) {
             try (Connection c = client.connect()) {
@@ -58,7 +60,7 @@ class ExecutionModesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void routeModeOverridesTheAppMode(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.get("/io", ExecutionModesTest::where).mode(ExecutionMode.IO);
@@ -74,7 +76,7 @@ class ExecutionModesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void groupModeAppliesToItsRoutesAndNestedGroups(Setup setup) {
         ExecutionMode groupMode = setup.mode() == ExecutionMode.VIRTUAL ? ExecutionMode.IO : ExecutionMode.VIRTUAL;
         try (TestClient client = setup.start(app -> {
@@ -94,7 +96,7 @@ class ExecutionModesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void loopHandlerAwaitingAFutureDoesNotHoldItsLoop(Setup setup) throws Exception {
         CompletableFuture<String> answer = new CompletableFuture<>();
         CountDownLatch pendingStarted = new CountDownLatch(1);

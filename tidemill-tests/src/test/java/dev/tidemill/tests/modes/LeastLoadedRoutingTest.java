@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.modes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +8,8 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

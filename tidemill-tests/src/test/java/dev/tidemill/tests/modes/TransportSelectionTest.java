@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.modes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Transport;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
 import io.netty.channel.epoll.Epoll;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

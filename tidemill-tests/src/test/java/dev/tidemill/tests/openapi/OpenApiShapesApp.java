@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.openapi;
 
 import dev.tidemill.Config;
 import dev.tidemill.OpenApi;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,6 +7,8 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.CapturingLogs;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,7 @@ class AccessLogTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void oneJsonLinePerRequestWithTheIdItEchoes(Setup setup) {
         try (TestClient client = setup.start(b -> b.accessLog(true), app -> app.get("/x/{id}", req -> "item " + req.pathParam("id")))) {
             long began = System.nanoTime(); // no request here can have taken longer than the test

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,7 @@ import dev.tidemill.Operations;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,7 @@ import tools.jackson.databind.JsonNode;
 class HealthEndpointsTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void bothAnswerUpByDefaultAndHeadWorks(Setup setup) {
         try (TestClient client = setup.start(app -> app.get("/", req -> "ok"))) {
             for (String path : new String[] {"/livez", "/readyz"}) {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +12,8 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -36,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MetricsScrapeTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theScrapeCountsExactlyTheRequestsMade(Setup setup) throws Exception {
         CompletableFuture<String> held = new CompletableFuture<>();
         CountDownLatch holding = new CountDownLatch(1);

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.ops;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.params;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.tidemill.TrustedProxies;
 import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;

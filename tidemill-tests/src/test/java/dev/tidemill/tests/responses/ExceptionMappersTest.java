@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.responses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +105,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theMostSpecificMapperWins(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {
@@ -132,7 +133,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aProblemExceptionIsRenderedAsItsProblem(Setup setup) {
         try (TestClient client = start(setup, false)) {
             assertThat(problem(client.get("/problem"), 409)).isEqualTo(
@@ -145,7 +146,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void anUnmappedExceptionIsA500ProblemWithoutDetail(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {
@@ -160,7 +161,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void debugAddsTypeAndMessageAsDetail(Setup setup) {
         try (TestClient client = start(setup, true)) {
             assertThat(problem(client.get("/unmapped"), 500)).isEqualTo(Map.of("type", "about:blank",
@@ -176,7 +177,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aMapperThatThrowsIsA500(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {

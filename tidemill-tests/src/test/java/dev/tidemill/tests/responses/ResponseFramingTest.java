@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.responses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import dev.tidemill.Response;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.responses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.tidemill.Response;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +48,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void trailersFollowTheLastChunkOnHttp11(Setup setup) {
         try (TestClient client = start(setup); RawConnection raw = client.raw()) {
             raw.write("GET /digest HTTP/1.1\r\nHost: x\r\nTE: trailers\r\nConnection: close\r\n\r\n");
@@ -58,7 +59,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void trailersAreAFinalHeadersFrameOnHttp2(Setup setup) {
         try (TestClient client = start(setup); H2Wire w = H2Wire.open(client.port())) {
             w.request(1, "/digest");
@@ -70,7 +71,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFieldThatCannotBeATrailerIsRefusedByNameAndTheResponseStillEnds(Setup setup) throws Exception {
         REFUSED.set(null);
         try (TestClient client = start(setup)) {

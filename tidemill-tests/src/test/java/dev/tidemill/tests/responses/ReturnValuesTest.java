@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.responses;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +8,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +83,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void stringIsUtf8Text(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/string");
@@ -98,7 +99,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void bytesAreAnOctetStream(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/bytes");
@@ -112,7 +113,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void recordsListsAndMapsAreJson(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse record = client.get("/record");
@@ -128,7 +129,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void responseGivesFullControl(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse created = client.send(TestRequest.of("POST", "/created"));
@@ -154,7 +155,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void nullIs204WithoutABody(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -173,7 +174,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aCompletionStageCompletedLaterByAnotherThreadGivesItsValue(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -205,7 +206,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     @SuppressWarnings("unchecked")
     void aFailedCompletionStageIsMappedLikeAThrownException(Setup setup) {
         try (TestClient client = start(setup)) {
@@ -226,7 +227,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void addHeaderKeepsEveryValueAndHeaderReplaces(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/cookies");
@@ -237,7 +238,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void headOfEveryKindOfValueHasTheGetLengthAndNoBody(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Timeout;
@@ -29,7 +30,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void appFiltersThenGroupFiltersRunOutermostFirstInTheOrderAdded(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter(wrap("app1"));
@@ -51,7 +52,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterCanShortCircuit(Setup setup) {
         AtomicInteger handled = new AtomicInteger();
         AtomicInteger innerFilter = new AtomicInteger();
@@ -86,7 +87,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterCanShortCircuitWithAnyHandlerValue(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.group("/json").filter((req, next) -> Map.of("from", "filter")).get("/x", req -> "handler");
@@ -100,7 +101,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void attributesSetByAFilterAreReadByLaterFiltersAndTheHandler(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -124,7 +125,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void filtersRunOnTheHandlersThread(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -161,7 +162,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterCanChangeTheHandlersResponse(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -182,7 +183,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void filtersRunOnlyForRoutedRequests(Setup setup) {
         AtomicInteger calls = new AtomicInteger();
         try (TestClient client = setup.start(app -> {
@@ -201,7 +202,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterSeesTheCoercedParametersAndTheRoute(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> req.routePattern() + " " + req.pathParam("id") + " -> " + next.proceed(req));

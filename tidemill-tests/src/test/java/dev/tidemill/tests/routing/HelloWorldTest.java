@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,7 +17,7 @@ class HelloWorldTest {
     record Message(String message) {}
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void answersTextAndJsonOverKeepAlive(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.get("/plaintext", req -> "Hello, World!");

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.shutdown;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,6 +13,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -55,7 +56,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void inFlightRequestFinishesWhileIdleConnectionsCloseAndNewOnesAreRefused(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
@@ -94,7 +95,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void streamInProgressFinishesDuringTheGrace(Setup setup) throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
@@ -141,7 +142,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void pipelinedRequestsInFlightAreAllAnsweredAndTheLastClosesTheConnection(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
@@ -166,7 +167,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void connectionsStillBusyAfterTheGraceAreClosed(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>(); // never completed before the end

@@ -1,10 +1,12 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.staticassets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.StaticAssets;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Curl;
+import dev.tidemill.tests.support.Setup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

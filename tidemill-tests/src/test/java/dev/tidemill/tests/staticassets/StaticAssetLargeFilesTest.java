@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.staticassets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -43,7 +44,7 @@ class StaticAssetLargeFilesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aLargeFileStreamsFromDisk(Setup setup, @TempDir Path dir) throws Exception {
         byte[] bytes = bigFile(dir);
         StaticAssets assets = StaticAssets.builder().directory(dir).build();
@@ -76,7 +77,7 @@ class StaticAssetLargeFilesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void pipelinedRepliesStayInOrderAroundAFile(Setup setup, @TempDir Path dir) throws Exception {
         byte[] bytes = bigFile(dir);
         StaticAssets assets = StaticAssets.builder().directory(dir).build();
@@ -100,7 +101,7 @@ class StaticAssetLargeFilesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aSlowReaderGetsEveryByte(Setup setup, @TempDir Path dir) throws Exception {
         byte[] bytes = bigFile(dir);
         StaticAssets assets = StaticAssets.builder().directory(dir).build();

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.staticassets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import dev.tidemill.StaticAssets;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

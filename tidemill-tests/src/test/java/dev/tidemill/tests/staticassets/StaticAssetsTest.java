@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.staticassets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,8 @@ import dev.tidemill.StaticAssets;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Decoders;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +50,7 @@ class StaticAssetsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void hashedNameIsServedImmutable(Setup setup, @TempDir Path dir) throws Exception {
         StaticAssets assets = StaticAssets.builder().directory(site(dir)).build();
         try (TestClient c = setup.start(app -> app.assets("/assets", assets))) {
@@ -71,7 +73,7 @@ class StaticAssetsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theRouteRunsInAnyModeItIsGiven(Setup setup, @TempDir Path dir) throws Exception {
         StaticAssets assets = StaticAssets.builder().directory(site(dir)).build();
         try (TestClient c = setup.start(app -> app.assets("/assets", assets).mode(setup.mode()))) {

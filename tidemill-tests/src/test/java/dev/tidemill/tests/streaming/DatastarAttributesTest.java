@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static dev.tidemill.html.Tags.button;
 import static dev.tidemill.html.Tags.div;

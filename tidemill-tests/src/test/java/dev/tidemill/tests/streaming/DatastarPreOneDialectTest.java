@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static dev.tidemill.html.Tags.div;
 import static dev.tidemill.html.Tags.id;
@@ -14,6 +14,7 @@ import dev.tidemill.datastar.PatchMode;
 import dev.tidemill.html.Html;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,8 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.tidemill.tests.support.ExternalTool;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.tidemill.datastar.SignalLimits;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -44,7 +45,7 @@ class DatastarSignalsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void signalsAreReadWhereEachMethodCarriesThem(Setup setup) {
         String todo = "{\"text\":\"milk & <eggs>\",\"count\":2,\"done\":true,\"extra\":{\"ignored\":[1,2]}}";
         try (TestClient client = setup.start(DatastarSignalsTest::routes)) {
@@ -69,7 +70,7 @@ class DatastarSignalsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void badSignalsAreProblemsThatNameTheProblem(Setup setup) {
         try (TestClient client = setup.start(DatastarSignalsTest::routes)) {
             problem(send(client, "POST", "/todo", "{\"text\":"), 400, "Invalid Datastar signals", "");
@@ -99,7 +100,7 @@ class DatastarSignalsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theDatastarRequestHeaderIsDetected(Setup setup) {
         try (TestClient client = setup.start(DatastarSignalsTest::routes)) {
             assertThat(client.send(TestRequest.get("/is-datastar").header("Datastar-Request", "true")).text()).isEqualTo("true");

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static dev.tidemill.html.Tags.id;
 import static dev.tidemill.html.Tags.li;
@@ -14,6 +14,7 @@ import dev.tidemill.testing.EventStream;
 import dev.tidemill.testing.EventStream.Event;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +35,7 @@ class DatastarStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void eventsOnAStreamAndFromATopic(Setup setup) {
         topic = Topic.<String>builder("board-" + setup.mode()).replay(8, Duration.ofMinutes(1)).build();
         try (TestClient client = setup.start(app -> {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,6 +13,8 @@ import dev.tidemill.testing.EventStream;
 import dev.tidemill.testing.EventStream.Event;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +41,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void eventsArriveAsABrowserParsesThemAndTheHandlerEndsTheStream(Setup setup) throws Exception {
         AtomicInteger closes = new AtomicInteger();
         try (TestClient client = setup.start(app -> app.get("/events", req -> Response.sse(stream -> {
@@ -79,7 +81,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aClientThatLeavesEndsTheStreamAndOnCloseRunsOnce(Setup setup) throws Exception {
         AtomicInteger closes = new AtomicInteger();
         AtomicReference<SseStream> open = new AtomicReference<>();
@@ -140,7 +142,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aTopicStreamsWithIdsAndResumesFromLastEventId(Setup setup) {
         topic = Topic.<String>builder("sse-room-" + setup.mode()).replay(3, Duration.ofMinutes(1)).build();
         try (TestClient client = setup.start(app -> app.get("/rooms/{room}/events",

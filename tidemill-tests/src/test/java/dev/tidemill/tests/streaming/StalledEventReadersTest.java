@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,7 @@ import dev.tidemill.Response;
 import dev.tidemill.SseEvent;
 import dev.tidemill.Topic;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;

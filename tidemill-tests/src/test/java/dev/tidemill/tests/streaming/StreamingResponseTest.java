@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +10,8 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
@@ -37,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StreamingResponseTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void chunksArriveAsTheyAreWrittenAndTheSlotIsHeldUntilClose(Setup setup) throws Exception {
         int n = 3;
         List<CompletableFuture<Void>> signals = IntStream.rangeClosed(0, n).mapToObj(i -> new CompletableFuture<Void>()).toList();
@@ -89,7 +91,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void pipelinedStreamsComeBackInOrder(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.get("/stream/{name}", req -> {
@@ -114,7 +116,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void clientDisconnectMidStreamClosesTheStreamAndFailsWrites(Setup setup) throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> {
@@ -156,7 +158,7 @@ class StreamingResponseTest {
      * have ended normally.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void clientThatDoesNotReadHoldsTheProducerBack(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         int chunks = 256; // 16 MiB: more than the socket buffers take in for a client that reads nothing (this test proves it)
@@ -186,7 +188,7 @@ class StreamingResponseTest {
      * {@link #clientThatDoesNotReadHoldsTheProducerBack}.)
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aProducerWaitingOnTheClientResumesWhenItReads(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         int chunks = 256; // 16 MiB, as in clientThatDoesNotReadHoldsTheProducerBack
@@ -228,7 +230,7 @@ class StreamingResponseTest {
      * waiting forever, or let its writes succeed), the stream closes, the slot is released.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void clientLeavingWhileTheProducerIsHeldBackFailsThePendingWrite(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
@@ -261,7 +263,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void producerFailureTruncatesTheBody(Setup setup) {
         // Response.StreamProducer#produce: an exception "closes the stream (the client sees a
         // truncated chunked body)", so a failed stream can never pass for a complete one.
@@ -309,7 +311,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void streamIsExemptFromTheRequestTimeoutOnceStarted(Setup setup) {
         Duration timeout = Duration.ofMillis(300);
         int pieces = 7; // one now, then one every 100 ms: the stream outlives the request timeout

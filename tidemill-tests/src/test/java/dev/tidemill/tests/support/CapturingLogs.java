@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,13 +15,13 @@ import org.slf4j.spi.SLF4JServiceProvider;
 /**
  * The SLF4J provider of this module's tests (selected with {@code -Dslf4j.provider} in the pom):
  * the access log's logger ({@code tidemill.access}) keeps its lines in memory for
- * {@link AccessLogTest}; every other logger is slf4j-simple's, as before. A provider rather than
+ * {@code AccessLogTest}; every other logger is slf4j-simple's, as before. A provider rather than
  * a logging backend with a list appender because slf4j-simple is already the suite's backend, and
  * this keeps it.
  */
 public final class CapturingLogs implements SLF4JServiceProvider {
     /** What {@code tidemill.access} logged at INFO, formatted, in order. */
-    static final List<String> ACCESS = new CopyOnWriteArrayList<>();
+    public static final List<String> ACCESS = new CopyOnWriteArrayList<>();
 
     private final SLF4JServiceProvider simple;
     private ILoggerFactory factory;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs curl, a client that is not ours, for the tests that check Tidemill against it; fails without it. */
-final class Curl {
+public final class Curl {
     private Curl() {}
 
     /**
@@ -21,7 +21,7 @@ final class Curl {
      * @return curl's standard output; fails on a non-zero exit, and naming the package when curl is missing
      * @throws InterruptedException if interrupted while curl runs
      */
-    static String run(Path dir, String... args) throws InterruptedException {
+    public static String run(Path dir, String... args) throws InterruptedException {
         ExternalTool.CURL.require();
         List<String> command = new ArrayList<>();
         command.add("curl");

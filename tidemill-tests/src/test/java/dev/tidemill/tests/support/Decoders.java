@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;
@@ -13,11 +13,11 @@ import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 
 /** Real decoders for the codings the server sends: brotli4j's, zstd-jni's and the JDK's gzip. */
-final class Decoders {
+public final class Decoders {
     private Decoders() {}
 
     /** @return {@code bytes} decoded whole; throws if they are not one complete stream of {@code coding} */
-    static byte[] decode(String coding, byte[] bytes) {
+    public static byte[] decode(String coding, byte[] bytes) {
         try (InputStream in = open(coding, bytes)) {
             return in.readAllBytes();
         } catch (IOException e) {
@@ -29,7 +29,7 @@ final class Decoders {
      * @return what a streaming decoder can give from the start of a stream that is not finished
      *     yet: every byte before the end of the input (which the decoder reports as truncation)
      */
-    static byte[] decodePrefix(String coding, byte[] bytes) {
+    public static byte[] decodePrefix(String coding, byte[] bytes) {
         if (coding.equals("br")) return brotliPrefix(bytes);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buf = new byte[256];

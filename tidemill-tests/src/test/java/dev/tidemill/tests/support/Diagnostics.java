@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,28 +12,28 @@ import java.time.Duration;
  * waits with Awaitility, like every other wait in the suite, for a bound that limits a hung
  * server and is never a measurement.
  */
-final class Diagnostics {
+public final class Diagnostics {
     private Diagnostics() {}
 
     /** @return every concurrency slot held (requests admitted, any mode), from the server's diagnostics */
-    static int slots(TestClient client) {
+    public static int slots(TestClient client) {
         return Math.toIntExact(client.server().diagnostics().get("requests.in_flight"));
     }
 
     /** @return worker loop {@code i}'s load (queued + in flight), from the server's diagnostics */
-    static int loopLoad(TestClient client, int i) {
+    public static int loopLoad(TestClient client, int i) {
         return Math.toIntExact(client.server().diagnostics().get("loop." + i + ".load"));
     }
 
     /** @return every worker loop's load, summed */
-    static int totalLoopLoad(TestClient client) {
+    public static int totalLoopLoad(TestClient client) {
         int total = 0;
         for (int i = 0; i < client.server().workerLoops(); i++) total += loopLoad(client, i);
         return total;
     }
 
     /** Waits (at most 10 s) until the server holds no concurrency slot, on the worker loops or elsewhere. */
-    static void awaitSlotsReleased(TestClient client) {
+    public static void awaitSlotsReleased(TestClient client) {
         await("every concurrency slot released").atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(slots(client) + totalLoopLoad(client)).as("slots held + loop load").isZero());
     }

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@code ./tidemill test} checks for every one before it builds (its {@code TEST_TOOLS} list, which
  * {@code LauncherToolCheckTest} holds to this one) and installs what is missing when run as root with
  * apt-get. A test that still finds one missing fails naming the package: a missing tool is a failure,
- * never a skip. Python and its websockets module are {@code dev.tidemill.websocket.Python}'s.
+ * never a skip. Python and its websockets module are {@code dev.tidemill.tests.websocket.Python}'s.
  */
 public enum ExternalTool {
     CURL("curl", "curl"),

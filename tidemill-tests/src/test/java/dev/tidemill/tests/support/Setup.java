@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,11 +27,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * Certificates for the TLS tests, made by the {@code openssl} command (a tool that is not ours, so
  * the server reads what real deployments have), and the client-side helpers the tests share.
  */
-final class TestCertificates {
+public final class TestCertificates {
     private TestCertificates() {}
 
     /** A certificate and its key, as PEM files. */
-    record Pair(Path certificate, Path key) {}
+    public record Pair(Path certificate, Path key) {}
 
     /**
      * @param dir where the files go ({@code name.crt}, {@code name.key})
@@ -39,7 +39,7 @@ final class TestCertificates {
      * @param sans subjectAltName entries, e.g. {@code DNS:localhost,IP:127.0.0.1}
      * @return a self-signed EC P-256 certificate and its PKCS#8 key
      */
-    static Pair selfSigned(Path dir, String name, String sans) {
+    public static Pair selfSigned(Path dir, String name, String sans) {
         Path crt = dir.resolve(name + ".crt");
         Path key = dir.resolve(name + ".key");
         exec(dir, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
@@ -49,7 +49,7 @@ final class TestCertificates {
     }
 
     /** @return a copy of {@code key} encrypted with {@code password} (PKCS#8, PBES2 with AES-256) */
-    static Path encrypted(Path key, String password) {
+    public static Path encrypted(Path key, String password) {
         Path out = key.resolveSibling(key.getFileName() + ".enc");
         exec(key.getParent(), "openssl", "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", key.toString(),
                 "-out", out.toString(), "-passout", "pass:" + password);
@@ -57,7 +57,7 @@ final class TestCertificates {
     }
 
     /** @return a CA (self-signed, CA:TRUE) */
-    static Pair authority(Path dir, String name) {
+    public static Pair authority(Path dir, String name) {
         Path crt = dir.resolve(name + ".crt");
         Path key = dir.resolve(name + ".key");
         exec(dir, "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
@@ -67,7 +67,7 @@ final class TestCertificates {
     }
 
     /** @return a client certificate for {@code /CN=name} signed by {@code ca} */
-    static Pair client(Path dir, String name, Pair ca) {
+    public static Pair client(Path dir, String name, Pair ca) {
         Path crt = dir.resolve(name + ".crt");
         Path key = dir.resolve(name + ".key");
         Path csr = dir.resolve(name + ".csr");
@@ -79,7 +79,7 @@ final class TestCertificates {
     }
 
     /** @return a client context trusting {@code trusted} and presenting {@code identity} */
-    static SSLContext clientWithCertificate(Path trusted, Pair identity) {
+    public static SSLContext clientWithCertificate(Path trusted, Pair identity) {
         exec(identity.key().getParent(), "openssl", "pkcs12", "-export", "-in", identity.certificate().toString(),
                 "-inkey", identity.key().toString(), "-out", identity.key() + ".p12", "-passout", "pass:test");
         try (InputStream in = Files.newInputStream(Path.of(identity.key() + ".p12"))) {
@@ -103,7 +103,7 @@ final class TestCertificates {
     }
 
     /** @return a client context that accepts any server certificate, for tests that inspect what is served */
-    static SSLContext trustingAnything() {
+    public static SSLContext trustingAnything() {
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
@@ -122,7 +122,7 @@ final class TestCertificates {
     }
 
     /** @return the certificates in a PEM file */
-    static List<X509Certificate> certificates(Path pem) {
+    public static List<X509Certificate> certificates(Path pem) {
         try (InputStream in = Files.newInputStream(pem)) {
             List<X509Certificate> out = new ArrayList<>();
             for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) out.add((X509Certificate) c);
@@ -133,7 +133,7 @@ final class TestCertificates {
     }
 
     /** @return SHA-256 of the certificate, {@code AB:CD:...} as the startup report writes it */
-    static String fingerprint(java.security.cert.Certificate cert) {
+    public static String fingerprint(java.security.cert.Certificate cert) {
         try {
             return HexFormat.ofDelimiter(":").withUpperCase().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
         } catch (java.security.GeneralSecurityException e) {
@@ -142,7 +142,7 @@ final class TestCertificates {
     }
 
     /** Runs a command, failing the test on a non-zero exit; returns its output. */
-    static String exec(Path dir, String... command) {
+    public static String exec(Path dir, String... command) {
         return run(dir, true, command);
     }
 
@@ -150,7 +150,7 @@ final class TestCertificates {
      * @param command an {@link ExternalTool}'s program and its arguments
      * @return stdout and stderr; fails naming the package when the program is missing
      */
-    static String run(Path dir, boolean mustSucceed, String... command) {
+    public static String run(Path dir, boolean mustSucceed, String... command) {
         ExternalTool.of(command[0]).require();
         Process p;
         try {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.timeouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,8 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -33,7 +35,7 @@ class KeepAliveTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#all")
+    @MethodSource("dev.tidemill.tests.support.Setup#all")
     void servesManyRequestsOnOneConnection(Setup setup) {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             for (int i = 0; i < 50; i++) {
@@ -106,7 +108,7 @@ class KeepAliveTest {
 
     /** A client that sends FIN while its request is in flight is treated as gone (RFC 9112 9.6 allows either). */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aClientFinMeansTheClientIsGoneAndItsHandlerIsAbandoned(Setup setup) throws Exception {
         // Design choice: a FIN cannot be told apart from a client that closed its socket and left,
         // and noticing departures (cancelling handlers, releasing slots) matters more than serving

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.timeouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,6 +7,7 @@ import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -29,7 +30,7 @@ class LingeringCloseTest {
     private static final int UPLOAD = 16 << 20;
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aClientStillUploadingARefusedBodyReadsTheRefusal(Setup setup) throws Exception {
         try (TestClient client = setup.start(b -> b.maxBodyBytes(BODY_LIMIT), app -> {
                     app.post("/upload", req -> "got it");
@@ -54,7 +55,7 @@ class LingeringCloseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void anHttp2ClientStillWritingAfterAConnectionErrorReadsTheGoAway(Setup setup) throws Exception {
         try (TestClient client = setup.start(b -> {}, app -> app.get("/hello", req -> "hello"));
                 H2Wire w = H2Wire.open(client.port())) {
@@ -76,7 +77,7 @@ class LingeringCloseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aLingeringConnectionEndsWhenTheClientCloses(Setup setup) {
         // a linger far longer than the wait below: only the client's close can end the connection
         try (TestClient client = setup.start(b -> b.lingerTimeout(Duration.ofMinutes(10)), app -> app.get("/hello", req -> "hello"))) {
@@ -92,7 +93,7 @@ class LingeringCloseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#transports")
+    @MethodSource("dev.tidemill.tests.support.Setup#transports")
     void aClientThatNeverClosesIsCutWhenTheLingerRunsOut(Setup setup) {
         try (TestClient client = setup.start(b -> b.lingerTimeout(Duration.ofMillis(300)).idleTimeout(Duration.ofMinutes(10)),
                 app -> app.get("/hello", req -> "hello"))) {

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.timeouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.timeouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +8,8 @@ import dev.tidemill.testing.Connection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Diagnostics;
+import dev.tidemill.tests.support.Setup;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +41,7 @@ class RequestTimeoutTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void neverAnsweringHandlerGets504AndItsFutureIsCancelled(Setup setup) {
         AtomicReference<CompletableFuture<String>> never = new AtomicReference<>();
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
@@ -139,7 +141,7 @@ class RequestTimeoutTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void routeTimeoutOverridesTheAppTimeout(Setup setup) {
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
             app.get("/short", req -> new CompletableFuture<String>()).requestTimeout(Duration.ofMillis(150));

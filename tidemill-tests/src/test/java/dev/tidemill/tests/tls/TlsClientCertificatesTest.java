@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,8 @@ import dev.tidemill.ExecutionMode;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
+import dev.tidemill.tests.support.TestCertificates;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,10 +1,11 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Config;
 import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.TestCertificates;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;

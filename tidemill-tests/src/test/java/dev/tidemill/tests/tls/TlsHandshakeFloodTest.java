@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Tidemill;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.Setup;
+import dev.tidemill.tests.support.TestCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

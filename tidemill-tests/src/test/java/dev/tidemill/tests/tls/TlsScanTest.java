@@ -1,10 +1,12 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
 import dev.tidemill.testing.TestClient;
+import dev.tidemill.tests.support.ExternalTool;
+import dev.tidemill.tests.support.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,9 @@ import dev.tidemill.Tidemill;
 import dev.tidemill.Tls;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Curl;
+import dev.tidemill.tests.support.Setup;
+import dev.tidemill.tests.support.TestCertificates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;

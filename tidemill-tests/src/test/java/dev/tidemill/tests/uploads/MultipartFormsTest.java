@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.uploads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +12,7 @@ import dev.tidemill.testing.StreamingResponse;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;

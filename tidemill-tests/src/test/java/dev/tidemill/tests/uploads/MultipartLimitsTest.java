@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.uploads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.tidemill.testing.MultipartBody;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.Setup;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.tidemill.it;
+package dev.tidemill.tests.uploads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +13,8 @@ import dev.tidemill.testing.RawConnection;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
+import dev.tidemill.tests.support.ExternalTool;
+import dev.tidemill.tests.support.Setup;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -171,7 +173,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void everyPartReachesItsSinkWholeAndInOrder(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             for (int size : new int[] {0, 1, 70_000, 3_000_000}) {
@@ -199,7 +201,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void toFileWritesThePartOwnerOnly(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             for (int size : new int[] {0, 65_536, 5_000_000}) {
@@ -226,7 +228,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void refusalsAreTheBlockingReadersAndTheConnectionServesOn(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             String ok = "Content-Disposition: form-data; name=\"a\"\r\n";
@@ -259,7 +261,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theGuidesExampleAnswersItsFieldsAndTheFileSize(Setup s) {
         try (TestClient c = start(s)) {
             MultipartBody form = MultipartBody.withBoundary("ex").field("title", "café").field("tag", "a")
@@ -273,7 +275,7 @@ class MultipartSinkTest {
 
     /** The same reader over HTTP/2 (h2c, curl): the stream's window is the flow control, the routes unchanged. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void overHttp2CurlsFormReachesTheSameSinks(Setup s) throws Exception {
         ExternalTool.CURL.require();
         try (TestClient c = start(s)) {
@@ -302,7 +304,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFileWhosePartNeverEndsIsDeletedWhenTheClientLeaves(Setup s) throws Exception {
         try (TestClient c = start(s)) {
             int n = FILES.get() + 1;

@@ -1,9 +1,9 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketOptions;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 
 /**

@@ -1,19 +1,19 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.INVALID_PAYLOAD;
-import static dev.tidemill.websocket.WsCases.PROTOCOL_ERROR;
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.close;
-import static dev.tidemill.websocket.WsCases.concat;
-import static dev.tidemill.websocket.WsCases.cont;
-import static dev.tidemill.websocket.WsCases.frame;
-import static dev.tidemill.websocket.WsCases.hex;
-import static dev.tidemill.websocket.WsCases.ping;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.start;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.INVALID_PAYLOAD;
+import static dev.tidemill.tests.websocket.WsCases.PROTOCOL_ERROR;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.close;
+import static dev.tidemill.tests.websocket.WsCases.concat;
+import static dev.tidemill.tests.websocket.WsCases.cont;
+import static dev.tidemill.tests.websocket.WsCases.frame;
+import static dev.tidemill.tests.websocket.WsCases.hex;
+import static dev.tidemill.tests.websocket.WsCases.ping;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.start;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.testing.WebSocketFrame;

@@ -1,17 +1,17 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.PROTOCOL_ERROR;
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.chopped;
-import static dev.tidemill.websocket.WsCases.cont;
-import static dev.tidemill.websocket.WsCases.frameWise;
-import static dev.tidemill.websocket.WsCases.ping;
-import static dev.tidemill.websocket.WsCases.pong;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.start;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.PROTOCOL_ERROR;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.chopped;
+import static dev.tidemill.tests.websocket.WsCases.cont;
+import static dev.tidemill.tests.websocket.WsCases.frameWise;
+import static dev.tidemill.tests.websocket.WsCases.ping;
+import static dev.tidemill.tests.websocket.WsCases.pong;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.start;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.function.Function;

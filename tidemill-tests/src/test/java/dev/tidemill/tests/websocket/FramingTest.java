@@ -1,13 +1,13 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.binary;
-import static dev.tidemill.websocket.WsCases.bytes;
-import static dev.tidemill.websocket.WsCases.chopped;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.stars;
-import static dev.tidemill.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.binary;
+import static dev.tidemill.tests.websocket.WsCases.bytes;
+import static dev.tidemill.tests.websocket.WsCases.chopped;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.stars;
+import static dev.tidemill.tests.websocket.WsCases.text;
 
 import java.util.stream.Stream;
 

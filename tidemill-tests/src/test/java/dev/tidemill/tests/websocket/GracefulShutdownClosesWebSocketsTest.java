@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketMessage;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
 import dev.tidemill.testing.WebSocketFrame;
@@ -26,7 +26,7 @@ class GracefulShutdownClosesWebSocketsTest {
     private final List<WebSocket.CloseStatus> closes = new CopyOnWriteArrayList<>();
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aStopClosesOpenConnectionsWith1001(Setup setup) throws Exception {
         WebSocketHandler echo = new WebSocketHandler() {
             @Override
@@ -59,7 +59,7 @@ class GracefulShutdownClosesWebSocketsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aPeerThatNeverAnswersIsClosedAnyway(Setup setup) throws Exception {
         TestClient client = setup.start(app -> app.ws("/ws", new WebSocketHandler() {
             @Override

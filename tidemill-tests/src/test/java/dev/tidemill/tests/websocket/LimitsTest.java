@@ -1,21 +1,21 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.PROTOCOL_ERROR;
-import static dev.tidemill.websocket.WsCases.TOO_BIG;
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.binary;
-import static dev.tidemill.websocket.WsCases.bytes;
-import static dev.tidemill.websocket.WsCases.chopped;
-import static dev.tidemill.websocket.WsCases.concat;
-import static dev.tidemill.websocket.WsCases.cont;
-import static dev.tidemill.websocket.WsCases.fragments;
-import static dev.tidemill.websocket.WsCases.header;
-import static dev.tidemill.websocket.WsCases.nothing;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.start;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.PROTOCOL_ERROR;
+import static dev.tidemill.tests.websocket.WsCases.TOO_BIG;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.binary;
+import static dev.tidemill.tests.websocket.WsCases.bytes;
+import static dev.tidemill.tests.websocket.WsCases.chopped;
+import static dev.tidemill.tests.websocket.WsCases.concat;
+import static dev.tidemill.tests.websocket.WsCases.cont;
+import static dev.tidemill.tests.websocket.WsCases.fragments;
+import static dev.tidemill.tests.websocket.WsCases.header;
+import static dev.tidemill.tests.websocket.WsCases.nothing;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.start;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketMessage;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
 import dev.tidemill.testing.WebSocketFrame;
@@ -62,7 +62,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void thePeerCloses(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("hi");
@@ -73,7 +73,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void thePeerDrops(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("hi");
@@ -84,7 +84,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void theHandlerClosesTwice(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("close");
@@ -98,7 +98,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void onMessageThrows(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("throw");
@@ -111,7 +111,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void onOpenThrows(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws/open-throws")) {
             assertThat(ws.awaitClose().code()).isEqualTo(WebSocket.INTERNAL_ERROR);

@@ -1,19 +1,19 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.AUTOBAHN;
-import static dev.tidemill.websocket.WsCases.INVALID_PAYLOAD;
-import static dev.tidemill.websocket.WsCases.PROTOCOL_ERROR;
-import static dev.tidemill.websocket.WsCases.RFC7692;
-import static dev.tidemill.websocket.WsCases.TOO_BIG;
-import static dev.tidemill.websocket.WsCases.bytes;
-import static dev.tidemill.websocket.WsCases.frame;
-import static dev.tidemill.websocket.WsCases.hex;
-import static dev.tidemill.websocket.WsCases.jsonish;
-import static dev.tidemill.websocket.WsCases.nothing;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.AUTOBAHN;
+import static dev.tidemill.tests.websocket.WsCases.INVALID_PAYLOAD;
+import static dev.tidemill.tests.websocket.WsCases.PROTOCOL_ERROR;
+import static dev.tidemill.tests.websocket.WsCases.RFC7692;
+import static dev.tidemill.tests.websocket.WsCases.TOO_BIG;
+import static dev.tidemill.tests.websocket.WsCases.bytes;
+import static dev.tidemill.tests.websocket.WsCases.frame;
+import static dev.tidemill.tests.websocket.WsCases.hex;
+import static dev.tidemill.tests.websocket.WsCases.jsonish;
+import static dev.tidemill.tests.websocket.WsCases.nothing;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.stream.Stream;

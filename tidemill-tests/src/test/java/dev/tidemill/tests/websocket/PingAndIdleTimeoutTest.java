@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,7 +8,7 @@ import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketMessage;
 import dev.tidemill.WebSocketOptions;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
 import dev.tidemill.testing.WebSocketFrame;

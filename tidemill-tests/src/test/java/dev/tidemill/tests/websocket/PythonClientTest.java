@@ -1,9 +1,9 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.WebSocketOptions;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ class PythonClientTest {
             "permessage_deflate_no_context_takeover", "subprotocol");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void pythonWebsocketsTalksToTidemill(Setup setup) {
         Python.require();
         try (TestClient client = setup.start(app -> {

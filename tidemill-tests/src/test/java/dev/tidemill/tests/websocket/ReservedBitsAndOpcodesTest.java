@@ -1,16 +1,16 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.PROTOCOL_ERROR;
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.chopped;
-import static dev.tidemill.websocket.WsCases.frame;
-import static dev.tidemill.websocket.WsCases.frameWise;
-import static dev.tidemill.websocket.WsCases.nothing;
-import static dev.tidemill.websocket.WsCases.ping;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.PROTOCOL_ERROR;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.chopped;
+import static dev.tidemill.tests.websocket.WsCases.frame;
+import static dev.tidemill.tests.websocket.WsCases.frameWise;
+import static dev.tidemill.tests.websocket.WsCases.nothing;
+import static dev.tidemill.tests.websocket.WsCases.ping;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.stream.Stream;

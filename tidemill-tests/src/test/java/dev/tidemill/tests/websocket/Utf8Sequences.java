@@ -1,6 +1,6 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.hex;
+import static dev.tidemill.tests.websocket.WsCases.hex;
 
 import java.util.ArrayList;
 import java.util.List;

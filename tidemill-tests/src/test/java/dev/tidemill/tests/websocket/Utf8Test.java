@@ -1,18 +1,18 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
-import static dev.tidemill.websocket.WsCases.INVALID_PAYLOAD;
-import static dev.tidemill.websocket.WsCases.autobahn;
-import static dev.tidemill.websocket.WsCases.binary;
-import static dev.tidemill.websocket.WsCases.concat;
-import static dev.tidemill.websocket.WsCases.cont;
-import static dev.tidemill.websocket.WsCases.fragments;
-import static dev.tidemill.websocket.WsCases.hex;
-import static dev.tidemill.websocket.WsCases.nothing;
-import static dev.tidemill.websocket.WsCases.row;
-import static dev.tidemill.websocket.WsCases.send;
-import static dev.tidemill.websocket.WsCases.start;
-import static dev.tidemill.websocket.WsCases.text;
-import static dev.tidemill.websocket.WsCases.utf8;
+import static dev.tidemill.tests.websocket.WsCases.INVALID_PAYLOAD;
+import static dev.tidemill.tests.websocket.WsCases.autobahn;
+import static dev.tidemill.tests.websocket.WsCases.binary;
+import static dev.tidemill.tests.websocket.WsCases.concat;
+import static dev.tidemill.tests.websocket.WsCases.cont;
+import static dev.tidemill.tests.websocket.WsCases.fragments;
+import static dev.tidemill.tests.websocket.WsCases.hex;
+import static dev.tidemill.tests.websocket.WsCases.nothing;
+import static dev.tidemill.tests.websocket.WsCases.row;
+import static dev.tidemill.tests.websocket.WsCases.send;
+import static dev.tidemill.tests.websocket.WsCases.start;
+import static dev.tidemill.tests.websocket.WsCases.text;
+import static dev.tidemill.tests.websocket.WsCases.utf8;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.Arrays;

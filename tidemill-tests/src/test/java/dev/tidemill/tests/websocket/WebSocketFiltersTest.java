@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -8,7 +8,7 @@ import dev.tidemill.Problem;
 import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketMessage;
-import dev.tidemill.it.Setup;
+import dev.tidemill.tests.support.Setup;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
 import java.util.Optional;
@@ -52,7 +52,7 @@ class WebSocketFiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterRefusesTheHandshakeBeforeAnyUpgrade(Setup setup) {
         try (TestClient client = start(setup)) {
             WebSocketClient.HandshakeException e = catchThrowableOfType(WebSocketClient.HandshakeException.class,
@@ -66,7 +66,7 @@ class WebSocketFiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.it.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modes")
     void aFilterThatLetsTheHandshakeThroughPassesItsAttributesOn(Setup setup) {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/private/ws", "Authorization", "Bearer let-me-in")) {
             assertThat(ws.nextMessage().map(WebSocketClient.Message::text)).hasValue("hello alice");

@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import dev.tidemill.testing.WebSocketFrame;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import dev.tidemill.testing.WebSocketFrame;
-import dev.tidemill.websocket.WsCase.Plan;
-import dev.tidemill.websocket.WsCase.Script;
+import dev.tidemill.tests.websocket.WsCase.Plan;
+import dev.tidemill.tests.websocket.WsCase.Script;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;

@@ -1,4 +1,4 @@
-package dev.tidemill.websocket;
+package dev.tidemill.tests.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
 import dev.tidemill.testing.WebSocketFrame;
-import dev.tidemill.websocket.WsCase.End;
-import dev.tidemill.websocket.WsCase.Expect;
-import dev.tidemill.websocket.WsCase.Plan;
-import dev.tidemill.websocket.WsCase.Step;
+import dev.tidemill.tests.websocket.WsCase.End;
+import dev.tidemill.tests.websocket.WsCase.Expect;
+import dev.tidemill.tests.websocket.WsCase.Plan;
+import dev.tidemill.tests.websocket.WsCase.Step;
 import java.io.ByteArrayOutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
