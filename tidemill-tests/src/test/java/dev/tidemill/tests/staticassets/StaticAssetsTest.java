@@ -182,11 +182,11 @@ class StaticAssetsTest {
     @Test
     void resourcesAndClassPathResourcesAreAssetsToo() {
         StaticAssets assets = StaticAssets.builder().resource("js/client.js", JS.getBytes(StandardCharsets.UTF_8))
-                .classpath(StaticAssetsTest.class, "/dev/tidemill/it/StaticAssetsTest.class").build();
+                .classpath(StaticAssetsTest.class, "/dev/tidemill/tests/staticassets/StaticAssetsTest.class").build();
         try (TestClient c = Setup.onDefaultTransport(ExecutionMode.IO).start(app -> app.group("/static").assets("/", assets))) {
             assertThat(assets.href("js/client.js")).matches("/static/js/client\\.[0-9a-f]{10}\\.js");
             assertThat(c.get(assets.href("js/client.js")).text()).isEqualTo(JS);
-            String cls = "dev/tidemill/it/StaticAssetsTest.class";
+            String cls = "dev/tidemill/tests/staticassets/StaticAssetsTest.class";
             assertThat(assets.names()).contains("js/client.js", cls);
             assertThat(c.get(assets.href(cls)).header("Content-Type")).contains("application/octet-stream");
         }
