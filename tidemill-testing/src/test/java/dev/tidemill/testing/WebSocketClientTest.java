@@ -2,7 +2,6 @@ package dev.tidemill.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidemill.websocket.Python;
 import java.net.ProtocolException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;

@@ -1,0 +1,106 @@
+package dev.tidemill.tests.support;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tidemill.Config;
+import dev.tidemill.ExecutionMode;
+import dev.tidemill.Tidemill;
+import dev.tidemill.Transport;
+import dev.tidemill.testing.TestClient;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One cell of the integration matrix: a transport and an execution mode. Tests that matter take a
+ * {@code Setup} from {@link #all()} (every transport x every mode), {@link #modes()} (every mode on
+ * the default transport) or {@link #transports()} (every transport in LOOP mode); a test that needs
+ * one server takes {@link #onDefaultTransport(ExecutionMode)}.
+ *
+ * <p>Where a native transport is missing (another OS, an old kernel, a seccomp profile without
+ * io_uring, or {@code -Dio.netty.transport.noNative=true}), its cells are skipped with Netty's
+ * reason by {@link #start} and {@link #config}, and the default transport is NIO, which always runs.
+ *
+ * @param transport the Netty transport
+ * @param mode the app's default execution mode
+ */
+public record Setup(Transport transport, ExecutionMode mode) {
+
+    /** @return every transport x every execution mode */
+    public static Stream<Setup> all() {
+        return Stream.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING)
+                .flatMap(t -> Stream.of(ExecutionMode.values()).map(m -> new Setup(t, m)));
+    }
+
+    /** @return every execution mode on the default transport */
+    public static Stream<Setup> modes() {
+        return Stream.of(ExecutionMode.values()).map(Setup::onDefaultTransport);
+    }
+
+    /**
+     * @param mode the app's default execution mode
+     * @return that mode on the transport the server picks by default: native epoll where Netty can
+     *     load it, else NIO
+     */
+    public static Setup onDefaultTransport(ExecutionMode mode) {
+        return new Setup(Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO, mode);
+    }
+
+    /**
+     * Skips the calling test (JUnit assumption) when this cell's transport cannot run on this
+     * machine, naming Netty's reason; NIO always runs.
+     */
+    public void assumeAvailable() {
+        switch (transport) {
+            case EPOLL -> assumeTrue(Epoll.isAvailable(), () -> "native epoll unavailable: " + Epoll.unavailabilityCause());
+            case IO_URING -> assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable: " + IoUring.unavailabilityCause());
+            case NIO, AUTO -> { }
+        }
+    }
+
+    /** @return every transport, LOOP mode */
+    public static Stream<Setup> transports() {
+        return Stream.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING).map(t -> new Setup(t, ExecutionMode.LOOP));
+    }
+
+    /**
+     * @return a test configuration for this cell: port 0, two worker loops, one I/O thread (skips
+     *     the test if the transport is unavailable, see {@link #assumeAvailable()})
+     */
+    public Config.Builder config() {
+        assumeAvailable();
+        return TestClient.config().transport(transport).executionMode(mode).workerLoops(2).ioThreads(1);
+    }
+
+    /**
+     * Starts an app for this cell.
+     *
+     * @param tweak changes to the configuration
+     * @param routes registers routes
+     * @return a client; closing it stops the server
+     */
+    public TestClient start(Consumer<Config.Builder> tweak, Consumer<Tidemill> routes) {
+        Config.Builder b = config();
+        tweak.accept(b);
+        Tidemill app = Tidemill.create(b.build());
+        routes.accept(app);
+        return TestClient.start(app).timeout(Duration.ofSeconds(20));
+    }
+
+    /**
+     * Starts an app for this cell with its default configuration.
+     *
+     * @param routes registers routes
+     * @return a client; closing it stops the server
+     */
+    public TestClient start(Consumer<Tidemill> routes) {
+        return start(b -> { }, routes);
+    }
+
+    @Override
+    public String toString() {
+        return transport + "/" + mode;
+    }
+}
