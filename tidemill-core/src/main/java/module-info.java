@@ -3,6 +3,10 @@
  * type, are exported; the implementation under {@code dev.tidemill.internal} is not readable from
  * outside, whatever its classes' modifiers. No third-party type appears in the exported API, so
  * nothing is required transitively.
+ *
+ * <p>The optional integrations are {@code requires static}: read when the application puts them in
+ * the module graph (its own {@code requires}, or {@code --add-modules}), never resolved because of
+ * the core; {@code internal.integration.OptionalDependency} tells whether each is there.
  */
 module dev.tidemill {
     exports dev.tidemill;
@@ -16,24 +20,24 @@ module dev.tidemill {
     requires io.netty.codec.compression;
     /** TLS (internal.tls): Netty's SslHandler and contexts, and netty-tcnative's classes for the OpenSSL provider. */
     requires io.netty.handler;
-    requires io.netty.tcnative.classes.openssl;
+    requires static io.netty.tcnative.classes.openssl;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.classes.io_uring;
     requires tools.jackson.core;
     requires tools.jackson.databind;
-    requires jakarta.validation;
-    requires org.hibernate.validator;
+    requires static jakarta.validation;
+    requires static org.hibernate.validator;
     requires org.jctools.core;
     requires org.slf4j;
     /** /metrics: meters, JVM binders and the Prometheus registry; no Micrometer type is in the exported API. */
-    requires micrometer.core;
-    requires micrometer.registry.prometheus;
-    requires com.github.luben.zstd_jni;
+    requires static micrometer.core;
+    requires static micrometer.registry.prometheus;
+    requires static com.github.luben.zstd_jni;
     /** Brotli response compression; the native library is a separate module found as a service. */
-    requires com.aayushatharva.brotli4j;
-    /** Google's Brotli decoder ships no module name; "dec" is the automatic name of its jar. */
+    requires static com.aayushatharva.brotli4j;
+    /** br request bodies. Google's Brotli decoder ships no module name; "dec" is the automatic name of its jar. */
     requires dec;
     /** sun.misc.Signal, for SIGTERM/SIGINT. */
     requires jdk.unsupported;

@@ -1,11 +1,19 @@
 package dev.tidemill;
 
+import dev.tidemill.internal.codec.ContentEncoding;
+import dev.tidemill.internal.integration.OptionalDependency;
+
 /**
  * Response compression: whether it is on, the smallest body worth it, and the level of each
  * coding. Every default is defined here and only here (in {@link Builder}'s starting values),
  * every range once (in this record's range constants); the README's defaults table is checked
  * against this record by a test. The levels were picked from a measurement of the bench's 16 KiB
  * page; docs/compression.md has the table and the command.
+ *
+ * <p>{@code br} needs {@code com.aayushatharva.brotli4j:brotli4j} and its native jar for the
+ * platform, {@code zstd} needs {@code com.github.luben:zstd-jni}; without them the coding is never
+ * chosen (gzip, from the JDK, always can be) unless {@link Builder#requireBrotli()} or
+ * {@link Builder#requireZstd()} asked for it, when {@link Builder#build()} fails naming the artifact.
  *
  * @param enabled compress responses whose client asks for it ({@code Accept-Encoding}); a route
  *     can say otherwise ({@link Route#compress(boolean)}). Default true.
@@ -55,6 +63,8 @@ public record Compression(boolean enabled, int minBytes, int brotliLevel, int zs
         private int brotliLevel = 4;
         private int zstdLevel = 3;
         private int gzipLevel = 6;
+        private boolean requireBrotli;
+        private boolean requireZstd;
 
         private Builder() {}
 
@@ -77,8 +87,36 @@ public record Compression(boolean enabled, int minBytes, int brotliLevel, int zs
         /** @param v see {@link Compression#gzipLevel()} @return this */
         public Builder gzipLevel(int v) { gzipLevel = v; return this; }
 
-        /** @return the settings; throws {@link IllegalArgumentException} naming a bad field */
+        /**
+         * Asks for {@code br}: {@link #build()} throws {@link IllegalStateException} naming the
+         * artifact when brotli4j or its native library for this platform is missing. Not a setting
+         * of the record: it is checked here, once.
+         *
+         * @return this
+         */
+        public Builder requireBrotli() { requireBrotli = true; return this; }
+
+        /**
+         * Asks for {@code zstd}: {@link #build()} throws {@link IllegalStateException} naming
+         * {@code com.github.luben:zstd-jni} when it is missing.
+         *
+         * @return this
+         */
+        public Builder requireZstd() { requireZstd = true; return this; }
+
+        /**
+         * @return the settings; throws {@link IllegalArgumentException} naming a bad field, and
+         *     {@link IllegalStateException} when a required coding's library is missing
+         */
         public Compression build() {
+            if (requireBrotli) {
+                ContentEncoding.brotliMissing().ifPresent(artifact -> {
+                    throw new IllegalStateException("br compression was asked for (Compression.builder().requireBrotli(), "
+                            + "or TIDEMILL_COMPRESSION_REQUIRE) but needs " + artifact + ", which is not on the class path; "
+                            + "add that dependency (on the module path also `requires com.aayushatharva.brotli4j`)");
+                });
+            }
+            if (requireZstd) OptionalDependency.ZSTD.require("Compression.builder().requireZstd(), or TIDEMILL_COMPRESSION_REQUIRE");
             return new Compression(enabled, minBytes, brotliLevel, zstdLevel, gzipLevel);
         }
     }

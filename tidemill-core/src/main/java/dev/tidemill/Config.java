@@ -222,6 +222,8 @@ public record Config(
         public Builder accessLog(boolean v) { operations.accessLog(v); return this; }
         /** @param v see {@link Compression#minBytes()} @return this */
         public Builder compressionMinBytes(int v) { compression.minBytes(v); return this; }
+        /** @return the compression settings being built, for the environment reader's {@code TIDEMILL_COMPRESSION_REQUIRE} */
+        Compression.Builder compressionBuilder() { return compression; }
         /** @param v see {@link Limits#concurrencyPerLoop()} @return this */
         public Builder concurrencyPerLoop(int v) { limits.concurrencyPerLoop(v); return this; }
         /** @param v see {@link Limits#maxConnections()} @return this */

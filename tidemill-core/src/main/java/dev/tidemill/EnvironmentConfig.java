@@ -70,6 +70,16 @@ final class EnvironmentConfig {
         duration("TIDEMILL_SSE_PING", Timeouts.SSE_PING, Config.Builder::ssePing);
         other("TIDEMILL_COMPRESSION", "enabled", "true or false", (b, v) -> b.compression(bool(v)));
         intSize("TIDEMILL_COMPRESSION_MIN_SIZE", Compression.MIN_BYTES, Config.Builder::compressionMinBytes);
+        other("TIDEMILL_COMPRESSION_REQUIRE", "require", "a comma-separated list of br, zstd", (b, v) -> {
+            for (String coding : v.split(",")) {
+                switch (coding.strip().toLowerCase(Locale.ROOT)) {
+                    case "br" -> b.compressionBuilder().requireBrotli();
+                    case "zstd" -> b.compressionBuilder().requireZstd();
+                    case "" -> { }
+                    default -> throw new IllegalArgumentException();
+                }
+            }
+        });
         other("TIDEMILL_TRUSTED_PROXIES", "networks", "a comma-separated list of IP networks (10.0.0.0/8, 2001:db8::/32)",
                 (b, v) -> b.trustedNetworks(java.util.Arrays.stream(v.split(",")).map(String::strip)
                         .filter(s -> !s.isEmpty()).toArray(String[]::new)));

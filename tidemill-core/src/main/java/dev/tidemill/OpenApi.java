@@ -1,5 +1,6 @@
 package dev.tidemill;
 
+import dev.tidemill.internal.integration.OptionalDependency;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,7 +17,10 @@ import java.util.Optional;
  * }</pre>
  */
 public final class OpenApi {
-    /** The defaults: title {@code Tidemill app}, version {@code 1.0.0}, {@code /openapi.json}, UI at {@code /docs}. */
+    /**
+     * The defaults: title {@code Tidemill app}, version {@code 1.0.0}, {@code /openapi.json}, UI at
+     * {@code /docs} when {@code org.webjars:swagger-ui} is present.
+     */
     public static final OpenApi DEFAULTS = builder().build();
 
     private final String title;
@@ -30,7 +34,14 @@ public final class OpenApi {
         this.version = b.version;
         this.description = b.description;
         this.path = b.path;
-        this.uiPath = b.ui ? b.uiPath : null;
+        boolean ui;
+        if (b.ui == null) {
+            ui = OptionalDependency.SWAGGER_UI.present();
+        } else {
+            if (b.ui) OptionalDependency.SWAGGER_UI.require("OpenApi.builder().ui(true)");
+            ui = b.ui;
+        }
+        this.uiPath = ui ? b.uiPath : null;
         if (uiPath != null && (uiPath.equals(path) || path.startsWith(uiPath + "/assets/"))) {
             throw new IllegalArgumentException("the document path " + path + " collides with the UI at " + uiPath);
         }
@@ -63,7 +74,8 @@ public final class OpenApi {
 
     /**
      * @return where Swagger UI's page is served (its files under {@code uiPath/assets/}); default
-     *     {@code /docs}; empty when the UI is off
+     *     {@code /docs}; empty when the UI is off, or was not asked for and {@code org.webjars:swagger-ui}
+     *     is absent
      */
     public Optional<String> uiPath() {
         return Optional.ofNullable(uiPath);
@@ -76,7 +88,8 @@ public final class OpenApi {
         private String description;
         private String path = "/openapi.json";
         private String uiPath = "/docs";
-        private boolean ui = true;
+        /** Null until set: then on exactly when the webjar is present. */
+        private Boolean ui;
 
         private Builder() {}
 
@@ -110,13 +123,18 @@ public final class OpenApi {
             return this;
         }
 
-        /** @param on whether Swagger UI is served (it needs {@code org.webjars:swagger-ui}); default true @return this */
+        /**
+         * @param on whether Swagger UI is served; it needs {@code org.webjars:swagger-ui}, and
+         *     {@link #build()} throws {@link IllegalStateException} naming it when {@code on} is
+         *     true and it is absent. Default: on when the webjar is present, else off.
+         * @return this
+         */
         public Builder ui(boolean on) {
             ui = on;
             return this;
         }
 
-        /** @return the settings */
+        /** @return the settings; throws {@link IllegalStateException} when the UI was asked for without its webjar */
         public OpenApi build() {
             return new OpenApi(this);
         }

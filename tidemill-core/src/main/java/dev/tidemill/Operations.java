@@ -1,5 +1,6 @@
 package dev.tidemill;
 
+import dev.tidemill.internal.integration.OptionalDependency;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -20,7 +21,10 @@ import java.util.Objects;
  * @param livenessPath where liveness is answered. Default {@code /livez}.
  * @param readinessPath where readiness is answered. Default {@code /readyz}.
  * @param metrics record request, connection and worker-loop meters and serve them at
- *     {@link #metricsPath()}; off, nothing is recorded on the request path. Default true.
+ *     {@link #metricsPath()}; off, nothing is recorded on the request path. Needs
+ *     {@code io.micrometer:micrometer-registry-prometheus}. Default true when that jar is present,
+ *     false when not; set to true explicitly without it, {@link Builder#build()} throws an
+ *     {@link IllegalStateException} naming the artifact.
  * @param metricsPath where the Prometheus scrape is answered. Default {@code /metrics}.
  * @param accessLog write one line per request to the SLF4J logger {@code tidemill.access}.
  *     Default false.
@@ -76,7 +80,8 @@ public record Operations(
         private boolean health = true;
         private String livenessPath = "/livez";
         private String readinessPath = "/readyz";
-        private boolean metrics = true;
+        /** Null until set: then on exactly when Micrometer is present. */
+        private Boolean metrics;
         private String metricsPath = "/metrics";
         private boolean accessLog;
         private Duration stuckAfter = Duration.ofSeconds(10);
@@ -101,7 +106,7 @@ public record Operations(
         public Builder livenessPath(String v) { livenessPath = v; return this; }
         /** @param v see {@link Operations#readinessPath()} @return this */
         public Builder readinessPath(String v) { readinessPath = v; return this; }
-        /** @param v see {@link Operations#metrics()} @return this */
+        /** @param v see {@link Operations#metrics()}; true needs Micrometer @return this */
         public Builder metrics(boolean v) { metrics = v; return this; }
         /** @param v see {@link Operations#metricsPath()} @return this */
         public Builder metricsPath(String v) { metricsPath = v; return this; }
@@ -112,9 +117,19 @@ public record Operations(
         /** @param v see {@link Operations#readinessTimeout()} @return this */
         public Builder readinessTimeout(Duration v) { readinessTimeout = v; return this; }
 
-        /** @return the settings; throws {@link IllegalArgumentException} naming a bad field */
+        /**
+         * @return the settings; throws {@link IllegalArgumentException} naming a bad field, and
+         *     {@link IllegalStateException} when metrics were set on without Micrometer
+         */
         public Operations build() {
-            return new Operations(health, livenessPath, readinessPath, metrics, metricsPath, accessLog, stuckAfter,
+            boolean on;
+            if (metrics == null) {
+                on = OptionalDependency.METRICS.present();
+            } else {
+                if (metrics) OptionalDependency.METRICS.require("metrics(true), or TIDEMILL_METRICS=true");
+                on = metrics;
+            }
+            return new Operations(health, livenessPath, readinessPath, on, metricsPath, accessLog, stuckAfter,
                     readinessTimeout);
         }
     }

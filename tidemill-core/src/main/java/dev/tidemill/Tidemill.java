@@ -1,5 +1,6 @@
 package dev.tidemill;
 
+import dev.tidemill.internal.codec.BodyBinder;
 import dev.tidemill.internal.codec.JacksonCodec;
 import dev.tidemill.internal.ops.Operational;
 import dev.tidemill.internal.routing.Router;
@@ -196,6 +197,9 @@ public final class Tidemill implements Routes {
             started = true;
         }
         if (openApi != null) openApi.build(routes); // before binding: a duplicate operationId fails the start
+        for (Route r : routes) {
+            r.body().ifPresent(type -> BodyBinder.requireValidator(type, "is the body of " + r.method() + " " + r.pattern()));
+        }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
                 cors, rateLimit, ops));

@@ -200,6 +200,7 @@ public final class AssetCatalogue {
     private static final class Builder {
         private final Sources sources;
         private final boolean brotli = ContentEncoding.brotliAvailable();
+        private final boolean zstd = ContentEncoding.zstdAvailable();
 
         Builder(Sources sources) {
             this.sources = sources;
@@ -234,7 +235,7 @@ public final class AssetCatalogue {
             List<Asset.Variant> kept = new ArrayList<>(3);
             ByteBuf in = Unpooled.wrappedBuffer(bytes);
             for (Choice coding : new Choice[] {Choice.BR, Choice.ZSTD, Choice.GZIP}) {
-                if (coding == Choice.BR && !brotli) continue;
+                if (coding == Choice.BR && !brotli || coding == Choice.ZSTD && !zstd) continue;
                 int level = switch (coding) {
                     case BR -> c.brotliLevel();
                     case ZSTD -> c.zstdLevel();

@@ -3,6 +3,7 @@ package dev.tidemill.internal.codec;
 import dev.tidemill.JsonCodec;
 import dev.tidemill.Multipart;
 import dev.tidemill.Upload;
+import dev.tidemill.internal.integration.OptionalDependency;
 import dev.tidemill.internal.multipart.FormParts;
 import dev.tidemill.internal.multipart.UploadBinding;
 import dev.tidemill.Problem;
@@ -10,46 +11,53 @@ import dev.tidemill.ProblemException;
 import dev.tidemill.internal.routing.MalformedEncodingException;
 import dev.tidemill.internal.routing.QueryString;
 import dev.tidemill.internal.routing.TooManyParametersException;
-import jakarta.validation.ConstraintViolation;
-import jakarta.validation.Path;
-import jakarta.validation.Validation;
-import jakarta.validation.Validator;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
-import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 
 /**
  * Binds a request body to a type and validates it: JSON through the app's {@link JsonCodec}, URL-encoded
- * and multipart forms through Jackson's value conversion, then Hibernate Validator. Every failure is a
- * {@link ProblemException}: 415 for the content type, 400 for malformed input, 422 for violations.
+ * and multipart forms through Jackson's value conversion, then Hibernate Validator when it is present
+ * ({@link BeanValidation}). Every failure is a {@link ProblemException}: 415 for the content type,
+ * 400 for malformed input, 422 for violations. Without Hibernate Validator a body type with
+ * constraints is refused rather than bound unchecked ({@link #requireValidator}).
  */
 public final class BodyBinder {
     /**
-     * Hibernate Validator and the forms mapper, built on the first body bound rather than at
-     * start: an app that never calls {@code Request.body(type)} never loads either (the holder
-     * idiom: the JVM initialises this class, once and thread-safely, on first use). Building the
-     * validator after a Jackson mapper took 238-277 ms and loaded 524 Hibernate Validator, Jakarta
-     * Validation and JBoss Logging classes (three fresh JVMs, {@code taskset -c 0}, JDK 25.0.3,
-     * Hibernate Validator 9.1.6, 2-CPU VM, 2026-12-01).
+     * The forms mapper, built on the first form bound rather than at start: an app that never
+     * binds a form never builds it (the holder idiom: the JVM initialises this class, once and
+     * thread-safely, on first use).
      */
     private static final class Lazy {
-        // ParameterMessageInterpolator: messages like "must not be blank" or "must be less than or equal
-        // to 150" need no expression language, so no EL implementation rides along on the class path.
-        static final Validator VALIDATOR = Validation.byDefaultProvider().configure()
-                .messageInterpolator(new ParameterMessageInterpolator(Set.of(Locale.ENGLISH), Locale.ENGLISH, false))
-                .buildValidatorFactory()
-                .getValidator(); // thread-safe; one for every app, as the factory already was
         static final JacksonCodec FORMS = new JacksonCodec(true);
     }
+
+    /** Whether Hibernate Validator is there to check constraints ({@link BeanValidation}). */
+    private static final boolean VALIDATING = OptionalDependency.VALIDATION.present();
+
+    /**
+     * Whether a class file mentions Bean Validation: a constraint or {@code @Valid} on the type, a
+     * field, a record component or an accessor. Read from the class's bytes, since without the
+     * jar the JVM drops the annotations it cannot load and reflection would see none.
+     */
+    private static final ClassValue<Boolean> CONSTRAINED = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            String file = "/" + type.getName().replace('.', '/') + ".class";
+            try (java.io.InputStream in = type.getResourceAsStream(file)) {
+                if (in == null) return false;
+                String bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+                return bytes.contains("Ljakarta/validation/") || bytes.contains("Lorg/hibernate/validator/constraints/");
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        }
+    };
 
     /** The forms mapper that also carries uploads, built on the first multipart form bound. */
     private static final class LazyMultipart {
@@ -178,41 +186,23 @@ public final class BodyBinder {
     }
 
     private void validate(Object value) {
-        Set<ConstraintViolation<Object>> violations = Lazy.VALIDATOR.validate(value);
-        if (violations.isEmpty()) return;
-        List<Problem.FieldError> errors = new ArrayList<>(violations.size());
-        for (ConstraintViolation<Object> v : violations) {
-            List<String> loc = new ArrayList<>();
-            loc.add("body");
-            for (Path.Node n : v.getPropertyPath()) {
-                // Hibernate puts a container's index or key on the node *inside* it: addresses[1].city
-                // is nodes "addresses", then "city" with index 1. Emit the index first, and skip the
-                // synthetic names of container elements ("<list element>", "<map value>").
-                if (n.isInIterable()) {
-                    if (n.getIndex() != null) loc.add(Integer.toString(n.getIndex()));
-                    else if (n.getKey() != null) loc.add(String.valueOf(n.getKey()));
-                }
-                if (n.getName() != null && n.getKind() != jakarta.validation.ElementKind.CONTAINER_ELEMENT) {
-                    loc.add(n.getName());
-                }
-            }
-            String kind = v.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName();
-            Object invalid = v.getInvalidValue();
-            Optional<String> input = invalid == null || !isScalar(invalid)
-                    ? Optional.empty() : Optional.of(truncate(String.valueOf(invalid)));
-            errors.add(new Problem.FieldError(kind, loc, v.getMessage(), input));
+        if (VALIDATING) BeanValidation.validate(value);
+        else requireValidator(value.getClass(), "a body of type " + value.getClass().getName() + " was bound");
+    }
+
+    /**
+     * Fails when a type carries constraints and there is no validator to check them: a body
+     * bound without its constraints checked would let through what the type says it refuses.
+     * Called at start for every route that declares its body type, and on each bind.
+     *
+     * @param type a body type
+     * @param where what bound or declared it, for the message
+     * @throws IllegalStateException naming {@code org.hibernate.validator:hibernate-validator}
+     */
+    public static void requireValidator(Class<?> type, String where) {
+        if (!VALIDATING && CONSTRAINED.get(type)) {
+            OptionalDependency.VALIDATION.require(type.getName() + " has Bean Validation constraints and " + where);
         }
-        errors.sort(Comparator.comparing((Problem.FieldError e) -> String.join("/", e.loc())).thenComparing(Problem.FieldError::type));
-        throw new ProblemException(new Problem("about:blank", "Validation failed", 422, Optional.empty(), errors));
-    }
-
-    private static boolean isScalar(Object o) {
-        return o instanceof CharSequence || o instanceof Number || o instanceof Boolean || o instanceof Enum<?>
-                || o instanceof java.time.temporal.Temporal || o instanceof java.util.UUID;
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
     /** @param contentType header value @return its media type, lower case, without parameters */

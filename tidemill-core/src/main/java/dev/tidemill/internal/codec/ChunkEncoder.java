@@ -1,8 +1,5 @@
 package dev.tidemill.internal.codec;
 
-import com.aayushatharva.brotli4j.encoder.BrotliOutputStream;
-import com.aayushatharva.brotli4j.encoder.Encoder;
-import com.github.luben.zstd.ZstdOutputStream;
 import dev.tidemill.internal.codec.AcceptEncoding.Choice;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -33,8 +30,8 @@ public final class ChunkEncoder implements AutoCloseable {
         sink = new Sink(alloc);
         try {
             out = switch (coding) {
-                case BR -> new BrotliOutputStream(sink, new Encoder.Parameters().setQuality(level).setWindow(STREAM_BROTLI_WINDOW), 4096);
-                case ZSTD -> new ZstdOutputStream(sink, level);
+                case BR -> BrotliCoding.stream(sink, level, STREAM_BROTLI_WINDOW);
+                case ZSTD -> ZstdCoding.stream(sink, level);
                 case GZIP -> new LevelledGzip(sink, level);
                 case IDENTITY, NONE_ACCEPTABLE -> throw new IllegalArgumentException(coding + " is not a content coding");
             };

@@ -14,7 +14,8 @@ import java.util.zip.InflaterInputStream;
 
 /**
  * Request bodies sent with {@code Content-Encoding} (RFC 9110 8.4): {@code gzip} (and its alias
- * {@code x-gzip}), {@code deflate} (the zlib format), {@code br} and {@code zstd}, at most
+ * {@code x-gzip}), {@code deflate} (the zlib format), {@code br} and {@code zstd} (when zstd-jni is
+ * present; without it zstd is refused like any unknown coding), at most
  * {@link dev.tidemill.Limits#maxContentCodings()} stacked. Decoding is bounded by the route's body limit: the decoded bytes
  * count against {@code maxBodyBytes} as they come out, so a bomb (a few KiB that inflate to
  * gigabytes) stops at the limit plus one byte with a 413, having allocated no more than that.
@@ -25,7 +26,7 @@ import java.util.zip.InflaterInputStream;
  */
 public final class ContentDecoding {
     /** What {@code Accept-Encoding} lists on a 415. */
-    public static final String SUPPORTED = "gzip, deflate, br, zstd";
+    public static final String SUPPORTED = ContentEncoding.zstdAvailable() ? "gzip, deflate, br, zstd" : "gzip, deflate, br";
 
     private ContentDecoding() {}
 
@@ -42,7 +43,7 @@ public final class ContentDecoding {
         for (String part : header.split(",")) {
             String c = part.trim().toLowerCase(Locale.ROOT);
             if (c.isEmpty() || c.equals("identity")) continue;
-            if (!(c.equals("gzip") || c.equals("x-gzip") || c.equals("deflate") || c.equals("br") || c.equals("zstd"))) {
+            if (!(c.equals("gzip") || c.equals("x-gzip") || c.equals("deflate") || c.equals("br") || (c.equals("zstd") && ContentEncoding.zstdAvailable()))) {
                 throw unsupported("Content-Encoding '" + printable(c) + "' is not supported; supported: " + SUPPORTED);
             }
             codings.add(c);
@@ -160,7 +161,7 @@ public final class ContentDecoding {
             case "gzip", "x-gzip" -> new GZIPInputStream(raw, 16 * 1024);
             case "deflate" -> new InflaterInputStream(raw);
             case "br" -> new org.brotli.dec.BrotliInputStream(raw);
-            case "zstd" -> new com.github.luben.zstd.ZstdInputStreamNoFinalizer(raw);
+            case "zstd" -> ZstdCoding.decoder(raw);
             default -> throw new IllegalArgumentException(coding);
         };
     }

@@ -1,9 +1,7 @@
 package dev.tidemill.internal.codec;
 
-import com.aayushatharva.brotli4j.Brotli4jLoader;
-import com.aayushatharva.brotli4j.encoder.Encoder;
-import com.github.luben.zstd.Zstd;
 import dev.tidemill.internal.codec.AcceptEncoding.Choice;
+import dev.tidemill.internal.integration.OptionalDependency;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -19,6 +17,10 @@ import java.util.zip.Deflater;
  * (zstd-jni) or {@code gzip} (the JDK's zlib), at the level given. Runs on the caller's thread:
  * {@code exchange.Replies} calls it on the handler's, so a large body is never compressed on an
  * I/O loop for a LOOP or VIRTUAL route. Streamed bodies use {@link ChunkEncoder}.
+ *
+ * <p>br and zstd are optional dependencies ({@link OptionalDependency}): the calls into them are
+ * in {@link BrotliCoding} and {@link ZstdCoding}, reached only for a coding that
+ * {@link #brotliAvailable()} or {@link #zstdAvailable()} allowed to be negotiated.
  */
 public final class ContentEncoding {
     // RFC 1952 2.3: ID1 ID2, CM = deflate, no flags, no mtime, XFL 0, OS 255 (unknown).
@@ -71,24 +73,15 @@ public final class ContentEncoding {
     private static ByteBuf brotli(byte[] in, int off, int len, int level) {
         ensureBrotli();
         try {
-            return Unpooled.wrappedBuffer(Encoder.compress(in, off, len, new Encoder.Parameters().setQuality(level)));
+            return Unpooled.wrappedBuffer(BrotliCoding.compress(in, off, len, level));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private static ByteBuf zstd(byte[] in, int off, int len, int level, ByteBufAllocator alloc) {
-        int bound = (int) Zstd.compressBound(len);
-        ByteBuf out = alloc.heapBuffer(bound);
-        try {
-            long n = Zstd.compressByteArray(out.array(), out.arrayOffset(), bound, in, off, len, level);
-            if (Zstd.isError(n)) throw new IllegalStateException("zstd: " + Zstd.getErrorName(n));
-            out.writerIndex((int) n);
-            return out;
-        } catch (RuntimeException e) {
-            out.release();
-            throw e;
-        }
+        if (!zstdAvailable()) throw new IllegalStateException(OptionalDependency.ZSTD.missing("zstd was chosen"));
+        return ZstdCoding.compress(in, off, len, level, alloc);
     }
 
     private static ByteBuf gzip(byte[] in, int off, int len, int level, ByteBufAllocator alloc) {
@@ -118,14 +111,31 @@ public final class ContentEncoding {
 
     /** Loads the native brotli library once, failing with its reason if this platform has none. */
     static void ensureBrotli() {
-        if (!Brotli4jLoader.isAvailable()) {
-            throw new IllegalStateException("brotli native library unavailable", Brotli4jLoader.getUnavailabilityCause());
+        if (!OptionalDependency.BROTLI.present()) throw new IllegalStateException(OptionalDependency.BROTLI.missing("br was chosen"));
+        if (!BrotliCoding.loaded()) {
+            throw new IllegalStateException("brotli native library unavailable (add com.aayushatharva.brotli4j:native-<os>-<arch>)",
+                    BrotliCoding.cause());
         }
     }
 
-    /** @return whether br can be offered on this platform (the native library loads) */
+    /** @return whether br can be offered: brotli4j is present and its native library loads on this platform */
     public static boolean brotliAvailable() {
-        return Brotli4jLoader.isAvailable();
+        return OptionalDependency.BROTLI.present() && BrotliCoding.loaded();
+    }
+
+    /**
+     * @return why br cannot be offered, for the startup report and an explicit ask: the artifact
+     *     to add; empty when it can
+     */
+    public static java.util.Optional<String> brotliMissing() {
+        if (!OptionalDependency.BROTLI.present()) return java.util.Optional.of(OptionalDependency.BROTLI.artifact());
+        if (!BrotliCoding.loaded()) return java.util.Optional.of("com.aayushatharva.brotli4j:native-<os>-<arch> for this platform");
+        return java.util.Optional.empty();
+    }
+
+    /** @return whether zstd can be offered and decoded: zstd-jni is present */
+    public static boolean zstdAvailable() {
+        return OptionalDependency.ZSTD.present();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.openapi;
 
+import dev.tidemill.internal.integration.OptionalDependency;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedArrayType;
 import java.lang.reflect.AnnotatedParameterizedType;
@@ -46,6 +47,11 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code Optional<T>} is T, not required, nullable.
  */
 final class Schemas {
+    /**
+     * Whether constraints become schema keywords: {@link Constraints} reads Hibernate Validator's
+     * annotation types, and without the jar no such annotation survives on a class anyway.
+     */
+    private static final boolean CONSTRAINTS = OptionalDependency.VALIDATION.present();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final Map<String, ObjectNode> components = new TreeMap<>();
@@ -125,7 +131,7 @@ final class Schemas {
     /** A container's element: its schema with the constraints written on its type ({@code List<@NotBlank String>}). */
     private ObjectNode constrained(Type type, AnnotatedType annotated) {
         ObjectNode s = of(type, annotated);
-        if (annotated != null) Constraints.apply(s, List.of(annotated.getAnnotations()));
+        if (annotated != null && CONSTRAINTS) Constraints.apply(s, List.of(annotated.getAnnotations()));
         return s;
     }
 
@@ -197,8 +203,8 @@ final class Schemas {
             for (Annotation a : p.declared()) constraints.put(a.annotationType(), a);
             for (Annotation a : p.annotated().getAnnotations()) constraints.putIfAbsent(a.annotationType(), a);
             ObjectNode schema = of(p.type(), p.annotated());
-            Constraints.apply(schema, constraints.values());
-            boolean needed = Constraints.required(constraints.values());
+            if (CONSTRAINTS) Constraints.apply(schema, constraints.values());
+            boolean needed = CONSTRAINTS && Constraints.required(constraints.values());
             if (needed) required.add(p.name());
             Class<?> raw = p.annotated().getType() instanceof Class<?> k ? k : null;
             boolean primitive = raw != null && raw.isPrimitive();

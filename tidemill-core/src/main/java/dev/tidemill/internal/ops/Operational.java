@@ -33,7 +33,7 @@ public final class Operational implements ServerObserver {
     private final Operations settings;
     private final boolean metrics;
     /** Built off the start-up path once the server is up ({@link #started}); a scrape awaits it. */
-    private final CompletableFuture<ServerMeters> meters = new CompletableFuture<>();
+    private final CompletableFuture<Meters> meters = new CompletableFuture<>();
     private final List<RouteMeters> routeMeters = new CopyOnWriteArrayList<>();
     private final LongAdder shed = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
@@ -99,7 +99,7 @@ public final class Operational implements ServerObserver {
     /** @return the {@code /metrics} handler: the Prometheus text format, or OpenMetrics when {@code Accept} asks for it */
     public Handler metrics() {
         return request -> meters.thenApply(m -> {
-            ServerMeters.Scrape s = m.scrape(request.header("Accept").orElse(null));
+            Meters.Scrape s = m.scrape(request.header("Accept").orElse(null));
             return Response.ok().header("Cache-Control", "no-store").bytes(s.body().getBytes(StandardCharsets.UTF_8), s.contentType());
         });
     }
@@ -162,7 +162,7 @@ public final class Operational implements ServerObserver {
         // the server is already accepting. A scrape that comes first waits for them.
         Thread.ofPlatform().daemon().name("tidemill-metrics-init").start(() -> {
             try {
-                meters.complete(new ServerMeters(routeMeters, shed, timeouts, context, openConnections, waits, heartbeats.watched()));
+                meters.complete(Meters.create(routeMeters, shed, timeouts, context, openConnections, waits, heartbeats.watched()));
             } catch (Throwable t) {
                 meters.completeExceptionally(t);
             }
@@ -172,6 +172,6 @@ public final class Operational implements ServerObserver {
     @Override
     public void stopped() {
         heartbeats.close();
-        meters.thenAccept(ServerMeters::close);
+        meters.thenAccept(Meters::close);
     }
 }

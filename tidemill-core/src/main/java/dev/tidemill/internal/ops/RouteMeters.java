@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * path already is, at the cost of a clock read and three plain increments: each I/O thread has
  * its own cells for this route (a {@link FastThreadLocal}: an array index on Netty's threads), so
  * nothing is shared between threads, no compare-and-set runs and no cache line moves between
- * cores. A scrape sums the cells of every thread ({@link ServerMeters}).
+ * cores. A scrape sums the cells of every thread ({@link Meters}).
  *
  * <p>Measured: the first version recorded into Micrometer's counter and timer directly (striped
  * adders, a max updated by compare-and-set, an atomic bucket array, shared by every I/O thread);
@@ -32,7 +32,7 @@ final class RouteMeters implements RouteObserver {
     private static final String[] KNOWN = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"};
     private static final int OTHER = KNOWN.length;
     static final int STATUSES = 500;
-    static final int BUCKETS = ServerMeters.BUCKET_NANOS.length + 1;
+    static final int BUCKETS = Meters.BUCKET_NANOS.length + 1;
     private static final int SUM = STATUSES + BUCKETS;
     private static final int CELLS = SUM + 1;
     private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);
@@ -84,7 +84,7 @@ final class RouteMeters implements RouteObserver {
                 ROW.setRelease(mine, slot, cells); // the scrape reads it with an acquire
             }
             bump(cells, status - 100, 1); // Reply guarantees 100-599
-            bump(cells, STATUSES + ServerMeters.bucket(nanos), 1);
+            bump(cells, STATUSES + Meters.bucket(nanos), 1);
             bump(cells, SUM, nanos);
         }
         if (log != null) log.write(ex, ex.method(), route, status, bodyBytes, nanos);

@@ -1,7 +1,7 @@
 /**
  * What a server tells the people who run it: {@code /livez} ({@link dev.tidemill.internal.ops.Heartbeats}),
- * {@code /readyz} ({@link dev.tidemill.internal.ops.Readiness}), {@code /metrics} (Micrometer's
- * Prometheus registry, {@link dev.tidemill.internal.ops.ServerMeters}) and the access log
+ * {@code /readyz} ({@link dev.tidemill.internal.ops.Readiness}), {@code /metrics} (through {@link dev.tidemill.internal.ops.Meters}: Micrometer's
+ * Prometheus registry when it is present) and the access log
  * ({@link dev.tidemill.internal.ops.AccessLog}), wired by {@link dev.tidemill.internal.ops.Operational}.
  * The request path reaches this package only through the exchange's
  * {@link dev.tidemill.internal.exchange.ServerObserver} and the per-route

@@ -148,6 +148,7 @@ public final class HttpServer implements Server {
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
             if (tls != null) report.addAll(tls.report());
+            AbsentIntegrations.line(config).ifPresent(report::add);
             HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
                     List.copyOf(report), tls);

@@ -3,6 +3,7 @@ package dev.tidemill.internal.tls;
 import dev.tidemill.Tls;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
+import dev.tidemill.internal.integration.OptionalDependency;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -85,6 +86,10 @@ final class ContextFactory {
     }
 
     private static String cause() {
+        if (!OptionalDependency.OPENSSL.present()) {
+            return "OpenSSL is unavailable: it needs " + OptionalDependency.OPENSSL.artifact() + " (with its classifier for "
+                    + "this platform, e.g. linux-x86_64), which is not on the class path";
+        }
         Throwable t = OpenSsl.unavailabilityCause();
         return "OpenSSL is unavailable: " + (t == null ? "unknown reason" : t);
     }

@@ -16,27 +16,32 @@ import java.util.Collection;
  */
 final class TicketKeys {
     private final SecureRandom random = new SecureRandom();
+    /** Null with the JDK provider: then nothing here touches an OpenSSL class, whose tcnative may be absent. */
     private volatile OpenSslSessionTicketKey[] keys;
 
-    TicketKeys() {
-        keys = new OpenSslSessionTicketKey[] {newKey()};
+    /** @param openSsl whether the OpenSSL provider serves; the JDK's keeps no keys here */
+    TicketKeys(boolean openSsl) {
+        keys = openSsl ? new OpenSslSessionTicketKey[] {newKey()} : null;
     }
 
     /** Makes a new encrypting key, keeps the previous one for decrypting, and applies both to {@code contexts}. */
     void rotate(Collection<SslContext> contexts) {
         OpenSslSessionTicketKey[] old = keys;
+        if (old == null) return;
         keys = new OpenSslSessionTicketKey[] {newKey(), old[0]};
         for (SslContext c : contexts) apply(c);
     }
 
     /** @param context a context; only an OpenSSL one takes the keys */
     void apply(SslContext context) {
-        if (context.sessionContext() instanceof OpenSslSessionContext s) s.setTicketKeys(keys);
+        OpenSslSessionTicketKey[] k = keys;
+        if (k != null && context.sessionContext() instanceof OpenSslSessionContext s) s.setTicketKeys(k);
     }
 
-    /** @return keys held now (1 before the first rotation, then 2) */
+    /** @return keys held now (1 before the first rotation, then 2; 0 with the JDK provider) */
     int held() {
-        return keys.length;
+        OpenSslSessionTicketKey[] k = keys;
+        return k == null ? 0 : k.length;
     }
 
     private OpenSslSessionTicketKey newKey() {

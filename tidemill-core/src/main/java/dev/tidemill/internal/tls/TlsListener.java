@@ -81,7 +81,7 @@ public final class TlsListener implements AutoCloseable {
         if (installers.containsKey(ProtocolInstaller.H2)) alpn.add(ProtocolInstaller.H2);
         alpn.add(ProtocolInstaller.HTTP_1_1);
         installers.keySet().stream().filter(p -> !alpn.contains(p)).forEach(alpn::add);
-        TicketKeys tickets = new TicketKeys();
+        TicketKeys tickets = new TicketKeys(choice.provider() == SslProvider.OPENSSL);
         ContextFactory factory = new ContextFactory(choice, alpn, tls.clientAuth(), tickets);
         DevelopmentCertificate dev = tls.identity().isEmpty() ? DevelopmentCertificate.generate() : null;
         CertificateReloader reloader = new CertificateReloader(tls, factory, dev, tickets);

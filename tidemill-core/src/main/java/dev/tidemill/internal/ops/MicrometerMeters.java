@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
- * The server's meters, in one Micrometer {@link PrometheusMeterRegistry} per server (never the
+ * The server's meters when Micrometer is present, the only class that references it: one
+ * {@link PrometheusMeterRegistry} per server (never the
  * global registry: two servers in one JVM, as in tests, keep their counts apart). The names and
  * tags are the table of docs/operations.md. What the request path records it records in its own
  * per-thread cells ({@link RouteMeters}, {@link LoopWait}); the registry reads them at scrape time
@@ -31,27 +31,7 @@ import java.util.function.IntSupplier;
  * the registry's families. Gauges read the server's own state at scrape time too, so nothing here
  * costs anything between scrapes.
  */
-final class ServerMeters {
-    /**
-     * Latency histogram buckets, in seconds: fixed rather than Micrometer's percentile histogram
-     * (about 70 buckets per series), because a route has a series per method and 14 cover what a
-     * web request spans, from a cached answer to a slow one.
-     */
-    static final List<Duration> LATENCY_BUCKETS = List.of(
-            Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofNanos(2_500_000), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500),
-            Duration.ofSeconds(5), Duration.ofSeconds(10));
-
-    /** {@link #LATENCY_BUCKETS} in nanoseconds, for {@link #bucket}. */
-    static final long[] BUCKET_NANOS = LATENCY_BUCKETS.stream().mapToLong(Duration::toNanos).toArray();
-    static final String LATENCY = "tidemill_request_latency_seconds";
-
-    /** The text format Prometheus scrapes by default. */
-    static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
-    /** OpenMetrics 1.0, served when the scrape's {@code Accept} asks for it. */
-    static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-
+final class MicrometerMeters implements Meters {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final List<RouteMeters> routes;
@@ -73,7 +53,7 @@ final class ServerMeters {
      * @param queueWaits each worker loop's queue waits, by loop index
      * @param probes each watched loop's probe waits
      */
-    ServerMeters(List<RouteMeters> routes, LongAdder shed, LongAdder timeouts, ExchangeContext context,
+    MicrometerMeters(List<RouteMeters> routes, LongAdder shed, LongAdder timeouts, ExchangeContext context,
             IntSupplier openConnections, LoopWait[] queueWaits, List<Heartbeats.Watched> probes) {
         this.routes = routes;
         new JvmMemoryMetrics().bindTo(registry);
@@ -115,18 +95,8 @@ final class ServerMeters {
         }
     }
 
-    /** @return the latency bucket of {@code nanos}: the first bound at or above it, or the last (+Inf) */
-    static int bucket(long nanos) {
-        long[] bounds = BUCKET_NANOS;
-        for (int i = 0; i < bounds.length; i++) if (nanos <= bounds[i]) return i;
-        return bounds.length;
-    }
-
-    /**
-     * @param accept the scrape's {@code Accept} header, or null
-     * @return content type and body of the scrape
-     */
-    Scrape scrape(String accept) {
+    @Override
+    public Scrape scrape(String accept) {
         bindTopics();
         bindRequests();
         boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
@@ -200,9 +170,6 @@ final class ServerMeters {
         return b;
     }
 
-    /** @param contentType what the body is @param body the exposition */
-    record Scrape(String contentType, String body) {}
-
     /**
      * Topics are created while the app runs, so their meters are bound when a scrape first sees
      * them; they read the topic's counters at scrape time and hold it weakly.
@@ -224,7 +191,8 @@ final class ServerMeters {
         }
     }
 
-    void close() {
+    @Override
+    public void close() {
         gc.close();
         registry.close();
     }

@@ -1,0 +1,30 @@
+package dev.tidemill.tests.integrations;
+
+import dev.tidemill.Config;
+import dev.tidemill.Tidemill;
+
+/**
+ * A hello-world app for {@link WithoutOptionalJars}'s child JVMs: {@code GET /hello}, a 4 KiB
+ * {@code GET /page} worth compressing, {@code POST /echo} and, when started with the argument {@code constrained}, a
+ * {@code POST /people} whose declared body type carries Bean Validation constraints. Configured by
+ * {@code TIDEMILL_*} variables; it prints {@code listening on PORT} once it serves.
+ */
+public final class MinimalApp {
+    private MinimalApp() {}
+
+    /** A body type with a constraint; without Hibernate Validator its route must not start. */
+    record Person(@jakarta.validation.constraints.NotBlank String name) {}
+
+    /** @param args {@code constrained} adds the route with a constrained body */
+    public static void main(String[] args) {
+        Tidemill app = Tidemill.create(Config.fromEnvironment());
+        app.get("/hello", req -> "hello");
+        String page = "<p>tide and mill, mill and tide</p>\n".repeat(120);
+        app.get("/page", req -> dev.tidemill.Response.ok().html(page));
+        app.post("/echo", req -> req.bodyText());
+        if (args.length > 0 && args[0].equals("constrained")) {
+            app.post("/people", req -> req.body(Person.class).name()).body(Person.class);
+        }
+        app.run(new String[0], server -> System.out.println("listening on " + server.port()));
+    }
+}
