@@ -24,6 +24,7 @@ class TestClientHttp2Test {
     private static Tidemill app() {
         Tidemill app = Tidemill.create(TestClient.config().build());
         app.get("/hello", req -> "Hello");
+        app.get("/header", req -> req.header("Last-Event-ID").orElse("absent"));
         app.post("/echo", req -> Response.ok().bytes(req.body(), req.header("Content-Type").orElse("text/plain")));
         app.get("/stream", req -> Response.stream("text/plain", s -> {
             s.write("one ".getBytes(StandardCharsets.UTF_8));
@@ -47,6 +48,8 @@ class TestClientHttp2Test {
             assertThat(hello.text()).isEqualTo("Hello");
             assertThat(hello.header("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
             assertThat(client.head("/hello").body()).isEmpty();
+            assertThat(client.send(TestRequest.get("/header").header("Last-Event-ID", "3")).text())
+                    .as("a field is found whatever the case it is asked for in").isEqualTo("3");
             assertThat(client.get("/nowhere").status()).isEqualTo(404);
 
             byte[] big = new byte[300_000]; // past the connection's first window (64 KiB) and many frames

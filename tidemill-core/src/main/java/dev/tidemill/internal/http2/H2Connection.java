@@ -161,10 +161,12 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             return;
         }
         if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
-            // The server allows half-closure for HTTP/1.1 (a FIN still gets its answers); HTTP/2 has no use for
-            // it: no frame can follow a FIN. Close gracefully (streams in flight finish within the grace), or the
-            // connection stays open, half-closed, for good.
-            closeGracefully(ctx);
+            // The server allows half-closure for HTTP/1.1; HTTP/2 has no use for it: no frame can follow a FIN, not
+            // even the WINDOW_UPDATE a longer answer needs, and it cannot be told from a client that left. As on
+            // HTTP/1.1, what was written goes out and what is in flight is abandoned: a graceful close instead held
+            // an open stream (an event stream, a slow producer) until the shutdown grace ran out.
+            flush(ctx);
+            ctx.close();
             return;
         }
         super.userEventTriggered(ctx, evt);
@@ -293,7 +295,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             written.completeExceptionally(new ClosedChannelException());
             return;
         }
-        encoder().writeData(ctx, ex.id(), chunk, 0, false, ctx.newPromise());
+        r.lastData = encoder().writeData(ctx, ex.id(), chunk, 0, false, ctx.newPromise());
         if (encoder().flowController().isWritable(stream) && ctx.channel().isWritable()) {
             written.complete(null);
         } else {
@@ -323,7 +325,22 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         onLoop(() -> {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
-            resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise()); // truncated, never complete
+            // What was sent goes out first, then the reset says the body is truncated, never complete: a reset at once
+            // would drop the DATA still queued behind the stream's window.
+            H2Request r = stream.getProperty(key);
+            io.netty.channel.ChannelFuture last = r == null ? null : r.lastData;
+            if (last == null || last.isDone()) {
+                resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
+            } else {
+                last.addListener(f -> {
+                    Http2Stream s = connection().stream(ex.id());
+                    if (s != null && s.state() != Http2Stream.State.CLOSED) {
+                        resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
+                        flush(ctx);
+                    }
+                });
+            }
+            flush(ctx);
         });
     }
 

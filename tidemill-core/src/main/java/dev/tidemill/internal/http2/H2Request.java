@@ -31,6 +31,8 @@ final class H2Request {
     boolean replied;
     /** A streamed response's chunk waits for the stream (or connection) to be writable. */
     CompletableFuture<Void> waitingWrite;
+    /** The last DATA of a streamed answer handed to the encoder: an abort resets the stream only once it is written. */
+    io.netty.channel.ChannelFuture lastData;
     ScheduledFuture<?> timeout;
     /** {@link System#nanoTime} since the reply has waited for window with none granted; 0 while it is not waiting ({@link H2WriteStall}). */
     long stalledSince;

@@ -117,7 +117,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aBodyPastTheLimitIs413EvenChunkedAndTheReaderLearnsOfIt(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             // Declared over the limit: refused before the handler runs.
@@ -147,7 +147,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aClientThatStallsGets408(Setup setup) throws Exception {
         try (TestClient client = start(setup); RawConnection raw = client.raw()) {
             raw.write("PUT /read HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n");
@@ -161,7 +161,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aClientThatLeavesEarlyEndsTheReadWith400(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             try (RawConnection raw = client.raw()) {
@@ -182,7 +182,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aHandlerThatStopsEarlyLeavesTheRestDrainedOrTheConnectionClosed(Setup setup) throws Exception {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -211,7 +211,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aCompressionBombStopsAtTheLimit(Setup setup) throws Exception {
         ByteArrayOutputStream gz = new ByteArrayOutputStream();
         try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
@@ -229,7 +229,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aHandlerThatNeitherReadsNorAnswersTimesOut(Setup setup) throws Exception {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             TestResponse r = c.send(TestRequest.of("PUT", "/idle").body("application/octet-stream", new byte[10_000]));
@@ -239,7 +239,7 @@ class StreamedBodyFaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void pipelinedRequestsAfterAStreamedBodyAreServedInOrder(Setup setup) throws Exception {
         try (TestClient client = start(setup); Connection c = client.connect()) {
             List<TestResponse> rs = c.pipeline(List.of(

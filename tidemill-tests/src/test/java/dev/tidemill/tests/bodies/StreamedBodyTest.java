@@ -98,7 +98,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aBodyOfContentLengthOrChunksArrivesWholeAndInOrder(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         try (TestClient client = start(setup, handled); Connection c = client.connect()) {
@@ -131,7 +131,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aGzipBodyIsDecodedAsItIsRead(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         byte[] plain = new byte[2_000_000];
@@ -150,7 +150,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void continueIsSentOnlyWhenTheHandlerReads(Setup setup) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         try (TestClient client = start(setup, handled)) {
@@ -175,7 +175,7 @@ class StreamedBodyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void publisherAndTransferToAndDiscardReadEverything(Setup setup) throws Exception {
         Path target = dir.resolve("upload.bin");
         try (TestClient client = setup.start(b -> b.maxBodyBytes(64L << 20), app -> {

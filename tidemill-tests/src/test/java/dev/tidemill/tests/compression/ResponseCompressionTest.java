@@ -75,7 +75,7 @@ class ResponseCompressionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void everyCodingDecodesToTheOriginalBytes(Setup setup) {
         try (TestClient c = start(setup)) {
             byte[] page = PAGE.getBytes(StandardCharsets.UTF_8);
@@ -99,7 +99,7 @@ class ResponseCompressionTest {
 
     /** The negotiation table on the wire; the parser's corner cases are AcceptEncodingTest's. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void negotiationPicksWhatTheClientPrefers(Setup setup) {
         Map<String, Optional<String>> table = new java.util.LinkedHashMap<>();
         table.put("gzip, deflate, br, zstd", Optional.of("br"));
@@ -130,7 +130,7 @@ class ResponseCompressionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void nothingAcceptableIs406AndTheConnectionServesTheNextRequest(Setup setup) {
         try (TestClient c = start(setup); RawConnection raw = c.raw()) {
             for (String refusal : List.of("identity;q=0", "*;q=0", "identity;q=0, deflate", "*;q=0, gzip;q=0")) {
@@ -156,7 +156,7 @@ class ResponseCompressionTest {
 
     /** The I/O loop compresses at most 64 KiB per response; a worker or virtual thread any size. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aLargeBodyIsCompressedOffTheIoLoopOnly(Setup setup) {
         try (TestClient c = start(setup)) {
             TestResponse r = get(c, "/large", "zstd");

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConcurrencyLimitTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void fullServerAnswers503AndRecovers(Setup setup) throws Exception {
         List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
         CountDownLatch started = new CountDownLatch(2);
@@ -92,7 +92,7 @@ class ConcurrencyLimitTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void disconnectedClientsGiveTheirSlotsBack(Setup setup) throws Exception {
         List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
         CountDownLatch started = new CountDownLatch(2);

@@ -105,7 +105,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void theMostSpecificMapperWins(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {
@@ -133,7 +133,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aProblemExceptionIsRenderedAsItsProblem(Setup setup) {
         try (TestClient client = start(setup, false)) {
             assertThat(problem(client.get("/problem"), 409)).isEqualTo(
@@ -146,7 +146,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void anUnmappedExceptionIsA500ProblemWithoutDetail(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {
@@ -161,7 +161,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void debugAddsTypeAndMessageAsDetail(Setup setup) {
         try (TestClient client = start(setup, true)) {
             assertThat(problem(client.get("/unmapped"), 500)).isEqualTo(Map.of("type", "about:blank",
@@ -177,7 +177,7 @@ class ExceptionMappersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aMapperThatThrowsIsA500(Setup setup) {
         try (TestClient client = start(setup, false)) {
             try (Connection c = client.connect()) {

@@ -48,7 +48,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void trailersFollowTheLastChunkOnHttp11(Setup setup) {
         try (TestClient client = start(setup); RawConnection raw = client.raw()) {
             raw.write("GET /digest HTTP/1.1\r\nHost: x\r\nTE: trailers\r\nConnection: close\r\n\r\n");
@@ -59,7 +59,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void trailersAreAFinalHeadersFrameOnHttp2(Setup setup) {
         try (TestClient client = start(setup); H2Wire w = H2Wire.open(client.port())) {
             w.request(1, "/digest");
@@ -71,7 +71,7 @@ class ResponseTrailersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFieldThatCannotBeATrailerIsRefusedByNameAndTheResponseStillEnds(Setup setup) throws Exception {
         REFUSED.set(null);
         try (TestClient client = start(setup)) {

@@ -83,7 +83,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void stringIsUtf8Text(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/string");
@@ -99,7 +99,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void bytesAreAnOctetStream(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/bytes");
@@ -113,7 +113,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void recordsListsAndMapsAreJson(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse record = client.get("/record");
@@ -129,7 +129,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void responseGivesFullControl(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse created = client.send(TestRequest.of("POST", "/created"));
@@ -155,7 +155,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void nullIs204WithoutABody(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -174,7 +174,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aCompletionStageCompletedLaterByAnotherThreadGivesItsValue(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {
@@ -206,7 +206,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     @SuppressWarnings("unchecked")
     void aFailedCompletionStageIsMappedLikeAThrownException(Setup setup) {
         try (TestClient client = start(setup)) {
@@ -227,7 +227,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void addHeaderKeepsEveryValueAndHeaderReplaces(Setup setup) {
         try (TestClient client = start(setup)) {
             TestResponse r = client.get("/cookies");
@@ -238,7 +238,7 @@ class ReturnValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void headOfEveryKindOfValueHasTheGetLengthAndNoBody(Setup setup) {
         try (TestClient client = start(setup)) {
             try (Connection c = client.connect()) {

@@ -30,7 +30,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void appFiltersThenGroupFiltersRunOutermostFirstInTheOrderAdded(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter(wrap("app1"));
@@ -52,7 +52,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterCanShortCircuit(Setup setup) {
         AtomicInteger handled = new AtomicInteger();
         AtomicInteger innerFilter = new AtomicInteger();
@@ -87,7 +87,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterCanShortCircuitWithAnyHandlerValue(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.group("/json").filter((req, next) -> Map.of("from", "filter")).get("/x", req -> "handler");
@@ -101,7 +101,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void attributesSetByAFilterAreReadByLaterFiltersAndTheHandler(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -125,7 +125,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void filtersRunOnTheHandlersThread(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -162,7 +162,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterCanChangeTheHandlersResponse(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> {
@@ -183,7 +183,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void filtersRunOnlyForRoutedRequests(Setup setup) {
         AtomicInteger calls = new AtomicInteger();
         try (TestClient client = setup.start(app -> {
@@ -202,7 +202,7 @@ class FiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterSeesTheCoercedParametersAndTheRoute(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.filter((req, next) -> req.routePattern() + " " + req.pathParam("id") + " -> " + next.proceed(req));

@@ -56,7 +56,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void inFlightRequestFinishesWhileIdleConnectionsCloseAndNewOnesAreRefused(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
@@ -95,7 +95,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void streamInProgressFinishesDuringTheGrace(Setup setup) throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> app.get("/stream", req -> Response.stream("text/plain", out -> {
@@ -142,7 +142,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void pipelinedRequestsInFlightAreAllAnsweredAndTheLastClosesTheConnection(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
@@ -167,7 +167,7 @@ class GracefulShutdownTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void connectionsStillBusyAfterTheGraceAreClosed(Setup setup) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>(); // never completed before the end

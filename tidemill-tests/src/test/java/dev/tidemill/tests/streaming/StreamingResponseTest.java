@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StreamingResponseTest {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void chunksArriveAsTheyAreWrittenAndTheSlotIsHeldUntilClose(Setup setup) throws Exception {
         int n = 3;
         List<CompletableFuture<Void>> signals = IntStream.rangeClosed(0, n).mapToObj(i -> new CompletableFuture<Void>()).toList();
@@ -59,7 +59,7 @@ class StreamingResponseTest {
         })))) {
             try (StreamingResponse s = client.stream(TestRequest.get("/stream"))) {
                 assertThat(s.status()).isEqualTo(200);
-                assertThat(s.chunked()).isTrue();
+                assertThat(s.chunked()).as("chunked on HTTP/1.1; HTTP/2 frames every body").isEqualTo(setup.protocol() == TestClient.Protocol.HTTP_1_1);
                 assertThat(s.header("Content-Type")).hasValue("text/plain");
                 assertThat(Diagnostics.slots(client)).as("the stream holds its slot").isEqualTo(1);
                 for (int i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void pipelinedStreamsComeBackInOrder(Setup setup) {
         try (TestClient client = setup.start(app -> {
             app.get("/stream/{name}", req -> {
@@ -116,7 +116,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void clientDisconnectMidStreamClosesTheStreamAndFailsWrites(Setup setup) throws Exception {
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
         try (TestClient client = setup.start(app -> {
@@ -158,7 +158,7 @@ class StreamingResponseTest {
      * have ended normally.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void clientThatDoesNotReadHoldsTheProducerBack(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         int chunks = 256; // 16 MiB: more than the socket buffers take in for a client that reads nothing (this test proves it)
@@ -188,7 +188,7 @@ class StreamingResponseTest {
      * {@link #clientThatDoesNotReadHoldsTheProducerBack}.)
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aProducerWaitingOnTheClientResumesWhenItReads(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         int chunks = 256; // 16 MiB, as in clientThatDoesNotReadHoldsTheProducerBack
@@ -230,7 +230,7 @@ class StreamingResponseTest {
      * waiting forever, or let its writes succeed), the stream closes, the slot is released.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void clientLeavingWhileTheProducerIsHeldBackFailsThePendingWrite(Setup setup) throws Exception {
         int chunkSize = 64 * 1024;
         AtomicReference<ResponseStream> stream = new AtomicReference<>();
@@ -263,7 +263,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void producerFailureTruncatesTheBody(Setup setup) {
         // Response.StreamProducer#produce: an exception "closes the stream (the client sees a
         // truncated chunked body)", so a failed stream can never pass for a complete one.
@@ -311,7 +311,7 @@ class StreamingResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void streamIsExemptFromTheRequestTimeoutOnceStarted(Setup setup) {
         Duration timeout = Duration.ofMillis(300);
         int pieces = 7; // one now, then one every 100 ms: the stream outlives the request timeout

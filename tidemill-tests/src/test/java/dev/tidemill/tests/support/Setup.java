@@ -14,9 +14,10 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One cell of the integration matrix: a transport and an execution mode. Tests that matter take a
+ * One cell of the integration matrix: a transport, an execution mode and a protocol. Tests that matter take a
  * {@code Setup} from {@link #all()} (every transport x every mode), {@link #modes()} (every mode on
- * the default transport) or {@link #transports()} (every transport in LOOP mode); a test that needs
+ * the default transport), {@link #modesAndProtocols()} (those, over HTTP/1.1 and over h2c) or
+ * {@link #transports()} (every transport in LOOP mode); a test that needs
  * one server takes {@link #onDefaultTransport(ExecutionMode)}.
  *
  * <p>Where a native transport is missing (another OS, an old kernel, a seccomp profile without
@@ -25,8 +26,33 @@ import java.util.stream.Stream;
  *
  * @param transport the Netty transport
  * @param mode the app's default execution mode
+ * @param protocol what the client's {@code send}, {@code stream} and {@code events} speak
  */
-public record Setup(Transport transport, ExecutionMode mode) {
+public record Setup(Transport transport, ExecutionMode mode, TestClient.Protocol protocol) {
+
+    /**
+     * A cell over HTTP/1.1.
+     *
+     * @param transport the Netty transport
+     * @param mode the app's default execution mode
+     */
+    public Setup(Transport transport, ExecutionMode mode) {
+        this(transport, mode, TestClient.Protocol.HTTP_1_1);
+    }
+
+    /**
+     * @return every execution mode on the default transport, over HTTP/1.1 and over cleartext
+     *     HTTP/2: the protocol axis, for a feature that does not depend on HTTP/1.1's connection
+     *     (the client's {@code send}, {@code stream} and {@code events} speak the cell's protocol)
+     */
+    public static Stream<Setup> modesAndProtocols() {
+        return Stream.of(TestClient.Protocol.values()).flatMap(p -> modes().map(s -> s.over(p)));
+    }
+
+    /** @return this cell over {@code p} */
+    public Setup over(TestClient.Protocol p) {
+        return new Setup(transport, mode, p);
+    }
 
     /** @return every transport x every execution mode */
     public static Stream<Setup> all() {
@@ -86,7 +112,7 @@ public record Setup(Transport transport, ExecutionMode mode) {
         tweak.accept(b);
         Tidemill app = Tidemill.create(b.build());
         routes.accept(app);
-        return TestClient.start(app).timeout(Duration.ofSeconds(20));
+        return TestClient.start(app).timeout(Duration.ofSeconds(20)).protocol(protocol);
     }
 
     /**
@@ -101,6 +127,6 @@ public record Setup(Transport transport, ExecutionMode mode) {
 
     @Override
     public String toString() {
-        return transport + "/" + mode;
+        return transport + "/" + mode + (protocol == TestClient.Protocol.HTTP_1_1 ? "" : "/" + protocol);
     }
 }

@@ -41,7 +41,7 @@ class RequestTimeoutTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void neverAnsweringHandlerGets504AndItsFutureIsCancelled(Setup setup) {
         AtomicReference<CompletableFuture<String>> never = new AtomicReference<>();
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
@@ -141,7 +141,7 @@ class RequestTimeoutTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void routeTimeoutOverridesTheAppTimeout(Setup setup) {
         try (TestClient client = setup.start(b -> b.requestTimeout(TIMEOUT), app -> {
             app.get("/short", req -> new CompletableFuture<String>()).requestTimeout(Duration.ofMillis(150));

@@ -173,7 +173,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void everyPartReachesItsSinkWholeAndInOrder(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             for (int size : new int[] {0, 1, 70_000, 3_000_000}) {
@@ -201,7 +201,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void toFileWritesThePartOwnerOnly(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             for (int size : new int[] {0, 65_536, 5_000_000}) {
@@ -228,7 +228,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void refusalsAreTheBlockingReadersAndTheConnectionServesOn(Setup s) throws Exception {
         try (TestClient c = start(s); Connection conn = c.connect()) {
             String ok = "Content-Disposition: form-data; name=\"a\"\r\n";
@@ -261,7 +261,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void theGuidesExampleAnswersItsFieldsAndTheFileSize(Setup s) {
         try (TestClient c = start(s)) {
             MultipartBody form = MultipartBody.withBoundary("ex").field("title", "café").field("tag", "a")
@@ -275,7 +275,7 @@ class MultipartSinkTest {
 
     /** The same reader over HTTP/2 (h2c, curl): the stream's window is the flow control, the routes unchanged. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void overHttp2CurlsFormReachesTheSameSinks(Setup s) throws Exception {
         ExternalTool.CURL.require();
         try (TestClient c = start(s)) {
@@ -304,7 +304,7 @@ class MultipartSinkTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFileWhosePartNeverEndsIsDeletedWhenTheClientLeaves(Setup s) throws Exception {
         try (TestClient c = start(s)) {
             int n = FILES.get() + 1;
