@@ -25,9 +25,26 @@ final class Host {
         return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
     }
 
-    /** @return the 1-minute load average divided by the CPUs */
+    /**
+     * @return the 1-minute load average divided by the machine's online CPUs. The load average
+     *     counts every runnable task on the machine, so it is divided by every CPU, not by the ones
+     *     this process may use: the runner pins itself to the load generator's set, and dividing by
+     *     that (one CPU of two) doubled the reading and failed the check on an idle machine
+     */
     static double loadPerCpu() {
-        return read("/proc/loadavg").map(Host::parseLoad1).orElse(Double.NaN) / Runtime.getRuntime().availableProcessors();
+        return read("/proc/loadavg").map(Host::parseLoad1).orElse(Double.NaN) / machineCpus();
+    }
+
+    /** @return the machine's online CPUs, from {@code /sys/devices/system/cpu/online}, whatever this process is pinned to */
+    static int machineCpus() {
+        return read("/sys/devices/system/cpu/online").map(list -> {
+            try {
+                return CpuSets.parseList(list).size();
+            } catch (RuntimeException e) {
+                return 0;
+            }
+        }).filter(n -> n > 0).orElse(CpuSets.derive().server().size() + CpuSets.derive().client().size()
+                - (CpuSets.derive().server().equals(CpuSets.derive().client()) ? CpuSets.derive().server().size() : 0));
     }
 
     /**

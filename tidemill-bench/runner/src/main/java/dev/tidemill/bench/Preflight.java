@@ -34,7 +34,7 @@ public final class Preflight {
         checks.add(governor());
         double load = Host.loadPerCpu();
         checks.add(new Check("load per CPU", Double.isNaN(load) ? "unknown" : load > MAX_LOAD_PER_CPU ? "fail" : "pass",
-                Host.read("/proc/loadavg").orElse("unreadable") + " over " + Runtime.getRuntime().availableProcessors()
+                Host.read("/proc/loadavg").orElse("unreadable") + " over " + Host.machineCpus()
                         + " CPUs = " + fmt(load), "1-minute load / CPUs <= " + MAX_LOAD_PER_CPU));
         CpuTimes a = CpuTimes.now();
         sleep(1000);
