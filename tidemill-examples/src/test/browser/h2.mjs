@@ -2,7 +2,8 @@
 // no browser is downloaded). The demo's self-signed certificate is trusted by its public key's hash
 // (--ignore-certificate-errors-spki-list), not by ignoring certificate errors; a second browser without
 // that flag must refuse the page. Over the trusted connection: a page, an EventSource on /sse/ticks, a
-// streamed response read piece by piece, and each one's protocol from the Resource Timing entries.
+// streamed response read piece by piece, each one's protocol from the Resource Timing entries, and a wss://
+// WebSocket that the server tells which protocol carried it.
 // Prints one JSON object; DemoH2BrowserTest asserts on it. Usage: node h2.mjs HTTPS_BASE_URL SPKI_SHA256_BASE64
 import { chromium } from 'playwright-core';
 
@@ -65,6 +66,21 @@ try {
     }
     return { status: r.status, type: r.headers.get('content-type'), pieces, text: pieces.join('') };
   });
+
+  // wss:// on the page's origin: Chromium opens it on the h2 connection (an extended CONNECT, RFC 8441) when the
+  // server's SETTINGS enable it, else on a new HTTP/1.1 connection; the route's first message names which.
+  result.webSocket = await page.evaluate(() => new Promise((resolve, reject) => {
+    const seen = {};
+    const ws = new WebSocket(location.origin.replace('https:', 'wss:') + '/ws/protocol');
+    ws.onmessage = e => {
+      if (seen.first === undefined) { seen.first = e.data; ws.send('hello over one stream'); return; }
+      seen.echo = e.data;
+      ws.close(1000, 'done');
+    };
+    ws.onclose = e => { seen.closeCode = e.code; seen.wasClean = e.wasClean; resolve(seen); };
+    ws.onerror = () => reject(new Error('WebSocket failed: ' + JSON.stringify(seen)));
+    setTimeout(() => reject(new Error('WebSocket timeout: ' + JSON.stringify(seen))), 15000);
+  }));
 
   // Resource Timing entries appear once a response ends: the fetch, and the EventSource the server closed.
   await page.waitForTimeout(200);

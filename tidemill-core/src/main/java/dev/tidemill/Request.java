@@ -152,6 +152,15 @@ public interface Request {
     InetSocketAddress remoteAddress();
 
     /**
+     * @return the protocol that carried the request, as a servlet container names it:
+     *     {@code HTTP/1.1}, {@code HTTP/1.0} or {@code HTTP/2.0} (a WebSocket opened by an HTTP/2
+     *     extended CONNECT, RFC 8441, reports {@code HTTP/2.0}); {@code HTTP/1.1} by default
+     */
+    default String protocol() {
+        return "HTTP/1.1";
+    }
+
+    /**
      * The client's address: the socket's peer, or, when the peer is a trusted proxy
      * ({@link Config#trustedProxies()}), the address its {@code X-Forwarded-For} or
      * {@code Forwarded} header names. Rate limits key by it. A peer that is not an IP socket (an

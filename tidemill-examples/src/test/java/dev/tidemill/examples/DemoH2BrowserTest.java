@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Config;
 import dev.tidemill.Tidemill;
+import dev.tidemill.WebSocket;
+import dev.tidemill.WebSocketHandler;
+import dev.tidemill.WebSocketMessage;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TidemillApp;
 import dev.tidemill.testing.TidemillTest;
@@ -25,7 +28,9 @@ import org.junit.jupiter.api.Timeout;
  * headless Chromium over TLS + HTTP/2: the certificate is trusted through Chromium's
  * {@code --ignore-certificate-errors-spki-list} flag with its public key's hash, and a browser
  * without the flag must refuse it. Over the trusted connection ALPN picks h2 for the page, Server-Sent
- * Events through {@code EventSource} and a streamed response read as it arrives ({@code h2.mjs}).
+ * Events through {@code EventSource}, a streamed response read as it arrives, and a {@code wss://}
+ * WebSocket, which Chromium opens on that same connection with an extended CONNECT (RFC 8441)
+ * ({@code h2.mjs}).
  * Fails, rather than skips, when Chromium or Node.js is missing (the setup of
  * {@link LiveBoardBrowserTest}).
  */
@@ -34,7 +39,21 @@ import org.junit.jupiter.api.Timeout;
 class DemoH2BrowserTest {
     @TidemillApp
     static Tidemill demo(Config.Builder config) {
-        return Demo.create(config.tls(t -> t.port(0).selfSigned(true)).build());
+        Tidemill app = Demo.create(config.tls(t -> t.port(0).selfSigned(true)).build());
+        // tells the page which protocol carried its WebSocket: over TLS Chromium opens it on the page's h2
+        // connection with an extended CONNECT (RFC 8441) when the server's SETTINGS offer it
+        app.ws("/ws/protocol", new WebSocketHandler() {
+            @Override
+            public void onOpen(WebSocket ws) {
+                ws.send(ws.request().protocol());
+            }
+
+            @Override
+            public void onMessage(WebSocket ws, WebSocketMessage message) {
+                ws.send(message);
+            }
+        });
+        return app;
     }
 
     @Test
@@ -63,6 +82,12 @@ class DemoH2BrowserTest {
 
         Map<String, Object> protocols = (Map<String, Object>) seen.get("protocols");
         assertThat(protocols).containsEntry("/stream", "h2").containsEntry("/sse/ticks", "h2");
+        Map<String, Object> ws = (Map<String, Object>) seen.get("webSocket");
+        assertThat(ws.get("first")).as("the WebSocket rode the page's HTTP/2 connection (RFC 8441)").isEqualTo("HTTP/2.0");
+        assertThat(ws.get("echo")).isEqualTo("hello over one stream");
+        assertThat(ws.get("closeCode")).isEqualTo(1000);
+        assertThat(ws.get("wasClean")).isEqualTo(true);
+
         assertThat((List<?>) seen.get("consoleErrors")).isEmpty();
         assertThat((List<?>) seen.get("failedResponses")).as("responses >= 400 but the favicon the demo has none of").isEmpty();
     }

@@ -83,6 +83,8 @@ public final class H2Wire implements AutoCloseable {
             new DefaultHttp2HeadersEncoder(Http2HeadersEncoder.NEVER_SENSITIVE, true);
     private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(false, 1 << 24);
     private final List<Frame> seen = new ArrayList<>();
+    /** Whether {@link #seen} keeps what was read (off for a long-lived tunnel, whose frames would pile up). */
+    private boolean keepFrames = true;
     private Duration timeout = Duration.ofSeconds(5);
     private boolean autoAck = true;
     private boolean closed;
@@ -137,6 +139,12 @@ public final class H2Wire implements AutoCloseable {
     /** @param t how long each read waits (default 5 s) @return this */
     public H2Wire timeout(Duration t) {
         this.timeout = t;
+        return this;
+    }
+
+    /** @param on whether frames read are kept for {@link #seen} and failure messages (default on) @return this */
+    H2Wire keepFrames(boolean on) {
+        this.keepFrames = on;
         return this;
     }
 
@@ -395,6 +403,18 @@ public final class H2Wire implements AutoCloseable {
      * @throws AssertionError when nothing arrives within the timeout
      */
     public Frame read() {
+        try {
+            return next();
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError(e.getMessage());
+        }
+    }
+
+    /**
+     * {@link #read()}, with a timeout reported as the socket reports it (for {@link H2StreamPipe},
+     * whose readers expect {@link SocketTimeoutException}).
+     */
+    Frame next() throws SocketTimeoutException {
         if (closed) return null;
         try {
             socket.setSoTimeout((int) timeout.toMillis());
@@ -402,7 +422,7 @@ public final class H2Wire implements AutoCloseable {
             try {
                 b0 = in.read();
             } catch (SocketTimeoutException e) {
-                throw new AssertionError("no frame within " + timeout + "; saw " + seen);
+                throw new SocketTimeoutException("no frame within " + timeout + "; saw " + seen);
             }
             if (b0 < 0) return eof();
             byte[] h = new byte[8];
@@ -411,7 +431,7 @@ public final class H2Wire implements AutoCloseable {
             byte[] payload = new byte[length];
             in.readFully(payload);
             Frame f = new Frame(h[2] & 0xff, h[3] & 0xff, readInt(h, 4) & 0x7fffffff, payload);
-            seen.add(f);
+            if (keepFrames) seen.add(f);
             if (f.type() == SETTINGS && !f.has(ACK)) {
                 if (serverSettings.isEmpty()) {
                     for (int i = 0; i + 5 < payload.length; i += 6) {
@@ -422,7 +442,8 @@ public final class H2Wire implements AutoCloseable {
             }
             return f;
         } catch (SocketTimeoutException e) {
-            throw new AssertionError("a frame cut short after " + timeout + "; saw " + seen);
+            if (e.getMessage() != null && e.getMessage().startsWith("no frame")) throw e;
+            throw new SocketTimeoutException("a frame cut short after " + timeout + "; saw " + seen);
         } catch (EOFException e) {
             return eof();
         } catch (IOException e) {
@@ -433,6 +454,11 @@ public final class H2Wire implements AutoCloseable {
     private Frame eof() {
         closed = true;
         return null;
+    }
+
+    /** @return whether the server closed the connection (EOF or reset seen) or {@link #close} ran */
+    boolean isClosed() {
+        return closed || socket.isClosed();
     }
 
     /** @return the frames read so far */

@@ -193,7 +193,7 @@ public final class TestClient implements AutoCloseable {
         return this;
     }
 
-    /** The protocol {@link #send}, {@link #stream} and {@link #events} (and the helpers built on them) speak. */
+    /** The protocol {@link #send}, {@link #stream}, {@link #events} and {@link #webSocket} (and the helpers built on them) speak. */
     public enum Protocol {
         /** HTTP/1.1, one connection per request (the default). */
         HTTP_1_1,
@@ -202,8 +202,9 @@ public final class TestClient implements AutoCloseable {
     }
 
     /**
-     * Chooses the protocol of {@link #send}, {@link #stream} and {@link #events}, so one test runs
-     * over either. {@link #connect()}, {@link #raw()} and {@link #webSocket} stay HTTP/1.1.
+     * Chooses the protocol of {@link #send}, {@link #stream}, {@link #events} and {@link #webSocket}
+     * (over HTTP/2 an extended CONNECT, RFC 8441), so one test runs over either. {@link #connect()}
+     * and {@link #raw()} stay HTTP/1.1.
      *
      * @param protocol the protocol
      * @return this
@@ -395,6 +396,9 @@ public final class TestClient implements AutoCloseable {
      * Opens a WebSocket connection: sends the opening handshake (RFC 6455 4.1) on a fresh
      * connection and checks the server's 101. The client adds {@code Upgrade}, {@code Connection},
      * a fresh {@code Sec-WebSocket-Key} and {@code Sec-WebSocket-Version: 13} unless given here.
+     * Over {@link Protocol#H2C} the handshake is an extended CONNECT on one stream of a fresh
+     * connection (RFC 8441 5), answered with a 200; {@code Upgrade}, {@code Connection} and the key
+     * are not sent there, and {@link WebSocketClient#awaitClosed} waits for the stream's end.
      * Offer compression with {@code "Sec-WebSocket-Extensions", "permessage-deflate"}.
      *
      * <pre>{@code
@@ -414,7 +418,20 @@ public final class TestClient implements AutoCloseable {
             throw new UnsupportedOperationException("WebSocket connections are not carried in memory (their frames run on a "
                     + "socket's event loop): start the app with TestClient.start for this test");
         }
+        if (protocol == Protocol.H2C) { // RFC 8441: an extended CONNECT on a stream of a connection of its own
+            return WebSocketClient.openOverHttp2(port, hostHeader, timeout, this::track, path, headers);
+        }
         return WebSocketClient.open(open(), path, headers);
+    }
+
+    /** @return a wire over a pipe opened elsewhere, closed with this client like those of {@link #open()} */
+    private Wire track(Pipe pipe) {
+        Wire[] self = new Wire[1];
+        Wire wire = Wire.over(pipe, hostHeader, (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())),
+                () -> open.remove(self[0]));
+        self[0] = wire;
+        open.add(wire);
+        return wire;
     }
 
     /**

@@ -97,6 +97,17 @@ public final class WebSocketClient implements AutoCloseable {
     }
 
     /**
+     * Opens a connection over HTTP/2 (RFC 8441): see {@link TestClient#webSocket(String, String...)}.
+     *
+     * @param wires makes the wire once the stream is open (so the client tracks it like its other connections)
+     */
+    static WebSocketClient openOverHttp2(int port, String hostHeader, java.time.Duration timeout,
+            java.util.function.Function<Pipe, Wire> wires, String path, String... headers) {
+        WebSocketHandshake.Over2 over = WebSocketHandshake.performOverHttp2(port, hostHeader, timeout, path, headers);
+        return new WebSocketClient(wires.apply(over.pipe()), over.agreed().response(), over.agreed().deflate());
+    }
+
+    /**
      * @param key a {@code Sec-WebSocket-Key}
      * @return the {@code Sec-WebSocket-Accept} a server must answer it with (RFC 6455 4.2.2)
      */

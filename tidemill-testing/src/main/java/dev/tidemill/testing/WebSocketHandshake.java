@@ -11,6 +11,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.time.Duration;
 
 /** The client's side of the opening handshake (RFC 6455 4.1), for {@link WebSocketClient}. */
 final class WebSocketHandshake {
@@ -62,6 +63,55 @@ final class WebSocketHandshake {
         }
     }
 
+    /**
+     * The opening handshake over HTTP/2 (RFC 8441 5): an extended CONNECT with
+     * {@code :protocol websocket} on a stream of a fresh connection, and
+     * {@code sec-websocket-version: 13} unless {@code headers} gives one; {@code Host} among the
+     * headers becomes {@code :authority}. No key and no accept: the stream is the connection.
+     *
+     * @return the agreement and the stream, open, to carry the frames
+     */
+    static Over2 performOverHttp2(int port, String hostHeader, Duration timeout, String path, String... headers) {
+        if (headers.length % 2 != 0) throw new IllegalArgumentException("headers are name, value pairs: odd count " + headers.length);
+        String authority = hostHeader;
+        List<String> fields = new ArrayList<>();
+        if (header(headers, "Sec-WebSocket-Version") == null) fields.addAll(List.of("sec-websocket-version", "13"));
+        for (int i = 0; i < headers.length; i += 2) {
+            if (headers[i].equalsIgnoreCase("Host")) authority = headers[i + 1];
+            else fields.addAll(List.of(headers[i], headers[i + 1]));
+        }
+        H2StreamPipe pipe;
+        try {
+            pipe = H2StreamPipe.open(port, authority, path, "websocket", fields, timeout);
+        } catch (IOException e) {
+            throw Wire.unchecked(e);
+        }
+        try {
+            List<java.util.Map.Entry<String, String>> head = new ArrayList<>();
+            pipe.head().forEach((name, values) -> {
+                if (!name.startsWith(":")) values.forEach(v -> head.add(java.util.Map.entry(name, v)));
+            });
+            if (pipe.status() < 200 || pipe.status() > 299) {
+                byte[] body = pipe.readAllBytes();
+                throw new WebSocketClient.HandshakeException(new TestResponse("HTTP/2.0", pipe.status(), "", head, body, false,
+                        List.of(), List.of()));
+            }
+            TestResponse response = new TestResponse("HTTP/2.0", pipe.status(), "", head, new byte[0], false, List.of(), List.of());
+            String offer = header(headers, "Sec-WebSocket-Extensions");
+            PerMessageDeflate deflate = checkAgreement(response, header(headers, "Sec-WebSocket-Protocol"), offer);
+            return new Over2(pipe, new Agreed(response, deflate));
+        } catch (IOException e) {
+            pipe.close();
+            throw Wire.unchecked(e);
+        } catch (RuntimeException e) {
+            pipe.close();
+            throw e;
+        }
+    }
+
+    /** An HTTP/2 handshake's result: the stream and what was agreed. */
+    record Over2(H2StreamPipe pipe, Agreed agreed) { }
+
     /** The client's checks of a 101 (RFC 6455 4.1, last list; RFC 7692 5). */
     private static PerMessageDeflate checkUpgrade(TestResponse r, String key, String protocols, String offer) throws ProtocolException {
         if (!r.header("Upgrade").map(v -> v.equalsIgnoreCase("websocket")).orElse(false)) {
@@ -72,6 +122,11 @@ final class WebSocketHandshake {
         if (!r.header("Sec-WebSocket-Accept").orElse("").equals(accept(key))) {
             throw new ProtocolException("Sec-WebSocket-Accept is not " + accept(key) + " (RFC 6455 4.2.2): " + r);
         }
+        return checkAgreement(r, protocols, offer);
+    }
+
+    /** The checks of the subprotocol and extension a server agreed to, over either protocol (RFC 6455 4.1, RFC 7692 5). */
+    private static PerMessageDeflate checkAgreement(TestResponse r, String protocols, String offer) throws ProtocolException {
         Optional<String> agreed = r.header("Sec-WebSocket-Protocol");
         if (agreed.isPresent() && (protocols == null || !tokens(protocols).contains(agreed.get().toLowerCase(Locale.ROOT)))) {
             throw new ProtocolException("the server chose subprotocol " + agreed.get() + ", which was not offered: " + r);

@@ -52,6 +52,20 @@ final class Wire implements AutoCloseable {
         }
     }
 
+    /** A wire over a pipe that is open already (an HTTP/2 stream, {@link H2StreamPipe}). */
+    static Wire over(Pipe pipe, String hostHeader, int timeoutMillis, Runnable onClose) {
+        try {
+            return new Wire(pipe, hostHeader, timeoutMillis, onClose);
+        } catch (IOException e) {
+            try {
+                pipe.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw unchecked(e);
+        }
+    }
+
     /** A wire over an in-memory connection (no connect: the connection is open already). */
     static Wire inMemory(dev.tidemill.InMemoryConnection connection, String hostHeader, int timeoutMillis, Runnable onClose) {
         try {

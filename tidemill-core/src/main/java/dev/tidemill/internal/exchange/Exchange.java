@@ -70,6 +70,10 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     private long arrivedAt;
     /** An operational route's exchange: it took no slot of the concurrency limit (see {@link Dispatcher#dispatch}). */
     boolean unlimited;
+    /** What carried the request ({@link #protocol(String)}). */
+    private String protocol = "HTTP/1.1";
+    /** An HTTP/2 extended CONNECT's {@code :protocol} (RFC 8441), or null for any other request. */
+    private String connectProtocol;
 
     /**
      * Opens an exchange for a request head the transport has read.
@@ -92,6 +96,32 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     }
 
     // ---- the transport's side ----
+
+    /** @param protocol {@code HTTP/1.0} or {@code HTTP/2.0} when not HTTP/1.1; set before routing */
+    public void protocol(String protocol) {
+        this.protocol = protocol;
+    }
+
+    @Override
+    public String protocol() {
+        return protocol;
+    }
+
+    /**
+     * Marks an HTTP/2 extended CONNECT (RFC 8441): the stream becomes a tunnel for {@code protocol}
+     * once the handler switches to it. The exchange's method is then the one the protocol's
+     * HTTP/1.1 handshake uses (GET for a WebSocket), so it reaches the same route.
+     *
+     * @param protocol the {@code :protocol} pseudo-header, e.g. {@code websocket}
+     */
+    public void extendedConnect(String protocol) {
+        this.connectProtocol = protocol;
+    }
+
+    /** @return the extended CONNECT's {@code :protocol}, or null when the request is not one */
+    public String extendedConnect() {
+        return connectProtocol;
+    }
 
     /** @return the transport's number for this exchange */
     public int id() {

@@ -55,6 +55,18 @@ final class Replies {
 
     /** Builds the reply for a handler's value (not a CompletionStage: that is awaited first). */
     Reply fromValue(Exchange ex, Object value) throws IOException {
+        Reply reply = answer(ex, value);
+        if (ex.extendedConnect() != null && !reply.upgrades() && reply.status() >= 200 && reply.status() < 300) {
+            // RFC 8441 5: over HTTP/2 a 2xx is the switch itself, so a route that answers without switching
+            // must not send one: the client would take its body for WebSocket frames
+            reply.release();
+            return problem(ex, Problem.of(400, "Bad Request", "this resource is not a WebSocket endpoint: it answered"
+                    + " the extended CONNECT without switching to websocket (RFC 8441 5)"), false);
+        }
+        return reply;
+    }
+
+    private Reply answer(Exchange ex, Object value) throws IOException {
         if (value == null) return full(ex, 204, null, Unpooled.EMPTY_BUFFER, List.of());
         if (value instanceof String s) return full(ex, 200, TEXT_PLAIN, utf8(s), List.of());
         if (value instanceof byte[] b) return full(ex, 200, OCTET_STREAM, Unpooled.wrappedBuffer(b), List.of());

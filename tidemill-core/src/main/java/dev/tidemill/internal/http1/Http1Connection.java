@@ -204,6 +204,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         Exchange ex = new Exchange(server, writer, ring.nextId(), req.method().name(), uri, RequestTarget.rawPath(uri),
                 req.headers(), HttpMethod.HEAD.equals(req.method()), remote);
         if (security != null) ex.secured(security);
+        if (http10) ex.protocol("HTTP/1.0");
         ex.arrived(deadlines.nowAsSystemNanos()); // the read's start, already read: no clock read per request
         ring.add(ex, (http10 ? ReplyRing.HTTP10 : 0) | (keepAlive ? ReplyRing.KEEP_ALIVE : 0));
         if (!keepAlive) lastRequestRead = true;

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -72,6 +73,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
                 if (r == null) return;
                 r.cancelTimeout();
                 r.release();
+                if (r.tunnel != null) r.tunnel.streamClosed(); // a WebSocket on it ends (1006 unless closed first)
                 r.exchange.transportClosed(); // a handler still running is abandoned; an answered one is unaffected
                 if (r.streamed() != null && !r.streamed().ended()) {
                     r.streamed().fail(dev.tidemill.Problem.of(400, "Bad Request", "the stream was closed before the body's end"));
@@ -84,6 +86,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             @Override
             public void writabilityChanged(Http2Stream stream) {
                 H2Request r = stream.getProperty(key);
+                if (r != null && r.tunnel != null) r.tunnel.writable();
                 if (r != null && r.waitingWrite != null && encoder().flowController().isWritable(stream)) {
                     CompletableFuture<Void> w = r.waitingWrite;
                     r.waitingWrite = null;
@@ -158,6 +161,12 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt == ServerEvents.DRAIN) {
             drain.start(ctx);
+            // a tunnel's protocol closes its own way (a WebSocket: 1001), as it does on a connection of its own
+            connection().forEachActiveStream(s -> {
+                H2Request r = s.getProperty(key);
+                if (r != null && r.tunnel != null && r.tunnel.isActive()) r.tunnel.pipeline().fireUserEventTriggered(evt);
+                return true;
+            });
             return;
         }
         if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
@@ -213,11 +222,16 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         H2Request r = stream == null ? null : stream.getProperty(key);
         if (r == null || r.replied || stream.state() == Http2Stream.State.CLOSED) {
             reply.release();
+            if (reply.upgrades()) reply.takeover().abandoned();
             return;
         }
         r.replied = true;
         r.cancelTimeout();
         ex.headWritten(reply);
+        if (reply.upgrades()) {
+            openTunnel(r, reply);
+            return;
+        }
         boolean head = ex.isHead();
         ByteBuf body = reply.body();
         boolean fromFile = reply.fromFile() && !head;
@@ -240,6 +254,30 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             // Reset only once the answer is on the wire: a reset drops whatever the stream's window still holds back.
             last.addListener(f -> stopRequestBody(r));
         }
+    }
+
+    /**
+     * The switch of an extended CONNECT (RFC 8441 5): a 200 that leaves the stream open, then the
+     * protocol's handlers on the stream's channel, which reads what the peer sent since the request.
+     */
+    private void openTunnel(H2Request r, Reply reply) {
+        Http2Headers head = H2Headers.response(reply, serverHeader);
+        head.status(OK);
+        if (r.tunnel == null || r.stream.state() == Http2Stream.State.CLOSED) { // not an extended CONNECT, or gone
+            reply.takeover().abandoned();
+            resetStream(ctx, r.exchange.id(), Http2Error.CANCEL.code(), ctx.newPromise());
+            return;
+        }
+        encoder().writeHeaders(ctx, r.exchange.id(), head, 0, false, ctx.newPromise());
+        reply.takeover().install(r.tunnel);
+        r.tunnel.register();
+    }
+
+    private static final io.netty.util.AsciiString OK = io.netty.util.AsciiString.cached("200");
+
+    /** Flushes now, unless inside a read (whose end flushes): for a tunnel's writes and window updates. */
+    void flushUnlessReading() {
+        if (!reading) flush(ctx);
     }
 
     /** A file body: 64 KiB pieces, the next read only once the stream can take it. */
@@ -313,7 +351,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             if (trailers.isEmpty()) {
                 encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
             } else { // RFC 9113 8.1: the trailer section is a HEADERS frame that ends the stream
-                io.netty.handler.codec.http2.Http2Headers fields = new io.netty.handler.codec.http2.DefaultHttp2Headers(false);
+                Http2Headers fields = new io.netty.handler.codec.http2.DefaultHttp2Headers(false);
                 trailers.forEach(fields::add);
                 encoder().writeHeaders(ctx, ex.id(), fields, 0, true, ctx.newPromise());
             }

@@ -50,8 +50,7 @@ final class H2Headers {
     /**
      * What Netty's validating decoder leaves to us (RFC 9113 8.2.1 and 8.3.1): a request without
      * {@code :scheme} (CONNECT aside), a field value that starts or ends with SP or HTAB, and
-     * {@code :protocol}, the extended CONNECT of RFC 8441, which we do not offer
-     * (SETTINGS_ENABLE_CONNECT_PROTOCOL is never sent), so it must never pass as a plain request.
+     * {@code :protocol} on anything but a CONNECT (RFC 8441 4: only the extended CONNECT carries it).
      *
      * @param in a decoded request block, or trailers ({@code trailers} true: no pseudo-fields checked)
      * @return why the block is malformed, or null when it is not
@@ -65,13 +64,20 @@ final class H2Headers {
             }
         }
         if (trailers) return null;
-        if (in.contains(PROTOCOL)) return "extended CONNECT (:protocol) is not offered";
         CharSequence method = in.method();
+        boolean connect = method != null && "CONNECT".contentEquals(method);
+        if (in.contains(PROTOCOL) && !connect) return ":protocol on a request that is not a CONNECT (RFC 8441 4)";
         if (in.scheme() == null && (method == null || !"CONNECT".contentEquals(method))) return "a request without :scheme";
         return null;
     }
 
     private static final AsciiString PROTOCOL = AsciiString.cached(":protocol");
+
+    /** @return the extended CONNECT's {@code :protocol} (RFC 8441 4), or null for any other request */
+    static String connectProtocol(Http2Headers in) {
+        CharSequence p = in.get(PROTOCOL);
+        return p == null ? null : p.toString();
+    }
 
     private static boolean edgeSpace(char c) {
         return c == ' ' || c == '\t';

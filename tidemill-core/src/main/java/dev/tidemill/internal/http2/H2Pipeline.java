@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2Settings;
  *       SETTINGS_HEADER_TABLE_SIZE stays at 4,096, the dynamic table a client may make us hold;
  *   <li>SETTINGS_MAX_FRAME_SIZE {@code maxFrameBytes} (16 KiB): a larger frame is a connection
  *       error FRAME_SIZE_ERROR;
+ *   <li>SETTINGS_ENABLE_CONNECT_PROTOCOL 1: a WebSocket may open on a stream (RFC 8441);
  *   <li>SETTINGS_INITIAL_WINDOW_SIZE {@code streamWindowBytes} (1 MiB), and a connection window
  *       of every concurrent stream's full window, so a slow reader holds its own stream only;
  *   <li>control frames queued for a client that does not read (SETTINGS and PING acks, RST_STREAM
@@ -91,7 +92,9 @@ public final class H2Pipeline {
                     .maxHeaderListSize(l.maxHeaderBytes())
                     .maxFrameSize(l.maxFrameBytes())
                     .initialWindowSize(window)
-                    .headerTableSize(4096));
+                    .headerTableSize(4096)
+                    // RFC 8441 3: extended CONNECT, how a WebSocket opens on a stream of this connection
+                    .connectProtocolEnabled(true));
             validateHeaders(true);
             encoderEnforceMaxConcurrentStreams(false);
             encoderEnforceMaxQueuedControlFrames(l.maxQueuedControlFrames());

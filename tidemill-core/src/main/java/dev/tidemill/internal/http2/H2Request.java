@@ -23,6 +23,8 @@ final class H2Request {
     private long bodyBytes;
     /** The streamed body's transport side, or null. */
     H2RequestBody source;
+    /** An extended CONNECT's stream as a channel (RFC 8441), or null for any other request. */
+    H2Tunnel tunnel;
     /** The answer was decided before dispatch (refused), or the body failed: DATA still coming is dropped. */
     boolean refused;
     /** Every byte of the request arrived (END_STREAM seen). */

@@ -66,6 +66,11 @@ final class H2Requests extends Http2FrameAdapter {
             }
             String bad = H2Headers.malformed(headers, true);
             if (bad != null) throw Http2Exception.streamError(streamId, Http2Error.PROTOCOL_ERROR, bad);
+            if (r.tunnel != null) {
+                r.requestEnded = true;
+                r.tunnel.inputEnded();
+                return;
+            }
             bodyEnded(r);
             return;
         }
@@ -85,8 +90,14 @@ final class H2Requests extends Http2FrameAdapter {
         String uri = path != null ? path.toString() : String.valueOf(headers.authority());
         HttpHeaders h = H2Headers.request(headers);
         String m = method.toString();
+        // RFC 8441: an extended CONNECT for websocket reaches the route its HTTP/1.1 handshake (a GET) would; a
+        // :protocol nothing here speaks stays a CONNECT, which no route takes
+        boolean tunnel = "websocket".equals(H2Headers.connectProtocol(headers));
+        if (tunnel) m = "GET";
         Exchange ex = new Exchange(server, conn, id, m, uri, path != null ? RequestTarget.rawPath(uri) : null, h,
                 "HEAD".equals(m), ctx.channel().remoteAddress());
+        ex.protocol("HTTP/2.0");
+        if (tunnel) ex.extendedConnect("websocket");
         ex.arrived(System.nanoTime());
         dev.tidemill.internal.exchange.TransportSecurity security =
                 ctx.channel().attr(dev.tidemill.internal.exchange.TransportSecurity.KEY).get();
@@ -104,6 +115,13 @@ final class H2Requests extends Http2FrameAdapter {
         if (verdict != null) {
             r.refused = true;
             ex.refuse(verdict, false);
+            return;
+        }
+        if (tunnel) { // dispatched now: what follows is the tunnel's bytes, held until the handler switches (or not)
+            r.tunnel = new H2Tunnel(conn, stream, server.config().timeouts().linger().toNanos());
+            if (endStream) r.tunnel.inputEnded();
+            ex.body(new byte[0]);
+            dispatch(ctx, r);
             return;
         }
         if (!endStream && ex.endpoint().route().streamsBody()) {
@@ -158,6 +176,11 @@ final class H2Requests extends Http2FrameAdapter {
         H2Request r = stream == null ? null : stream.getProperty(conn.key());
         if (r == null || r.refused) return n + padding; // not wanted: dropped, its window given back at once
         Exchange ex = r.exchange;
+        if (r.tunnel != null) {
+            r.tunnel.data(data, endOfStream); // its window comes back as the tunnel's pipeline reads it
+            if (endOfStream) r.requestEnded = true;
+            return padding;
+        }
         if (r.source != null) {
             if (!r.source.data(data)) {
                 r.refused = true;

@@ -37,18 +37,13 @@ public final class WebSocketUpgrade {
      * @return the decision
      */
     public static Outcome handshake(Exchange ex, WebSocketOptions options, WebSocketHandler handler) {
-        if (!hasToken(ex.headers("Upgrade"), "websocket")) {
-            return Outcome.refuse(426, "Upgrade Required", "this is a WebSocket endpoint: send a WebSocket handshake"
-                    + " (Upgrade: websocket, RFC 6455 4.1)", "Upgrade", "websocket", "Sec-WebSocket-Version", "13");
-        }
-        if (!ex.method().equals("GET")) {
-            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake is a GET request (RFC 6455 4.1)");
-        }
-        if (!hasToken(ex.headers("Connection"), "upgrade")) {
-            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake needs Connection: Upgrade (RFC 6455 4.2.1)");
-        }
-        if (ex.header("Transfer-Encoding").isPresent() || ex.header("Content-Length").filter(v -> !v.trim().equals("0")).isPresent()) {
-            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake carries no body");
+        // RFC 8441: over HTTP/2 the handshake is an extended CONNECT on one stream (:protocol websocket), which has
+        // no Upgrade, Connection, Sec-WebSocket-Key or -Accept; the version, Origin, subprotocol and extension
+        // fields mean what they mean in RFC 6455, and the answer is a 200 that leaves the stream open.
+        boolean overStream = ex.extendedConnect() != null;
+        if (!overStream) {
+            Outcome refused = upgradeRefused(ex);
+            if (refused != null) return refused;
         }
         List<String> versions = ex.headers("Sec-WebSocket-Version");
         if (versions.isEmpty()) {
@@ -56,23 +51,26 @@ public final class WebSocketUpgrade {
                     "Sec-WebSocket-Version", "13");
         }
         if (versions.size() != 1 || !versions.get(0).trim().equals("13")) {
-            return Outcome.refuse(426, "Upgrade Required", "only WebSocket version 13 is spoken here (RFC 6455 4.4)",
-                    "Sec-WebSocket-Version", "13");
+            // HTTP/2 has no Upgrade, so no 426 there (RFC 9113 8.6): a 400 with the version spoken
+            return Outcome.refuse(overStream ? 400 : 426, overStream ? "Bad Request" : "Upgrade Required",
+                    "only WebSocket version 13 is spoken here (RFC 6455 4.4)", "Sec-WebSocket-Version", "13");
         }
         List<String> keys = ex.headers("Sec-WebSocket-Key");
-        if (keys.size() != 1 || !validKey(keys.get(0).trim())) {
+        if (!overStream && (keys.size() != 1 || !validKey(keys.get(0).trim()))) {
             return Outcome.refuse(400, "Bad Request", "Sec-WebSocket-Key must be one base64-encoded 16-byte value (RFC 6455 4.2.1)");
         }
         String origin = originRefused(ex, options.origins());
         if (origin != null) return Outcome.refuse(403, "Forbidden", origin);
 
         List<String> headers = new ArrayList<>(8);
-        headers.add("Upgrade");
-        headers.add("websocket");
-        headers.add("Connection");
-        headers.add("Upgrade");
-        headers.add("Sec-WebSocket-Accept");
-        headers.add(accept(keys.get(0).trim()));
+        if (!overStream) {
+            headers.add("Upgrade");
+            headers.add("websocket");
+            headers.add("Connection");
+            headers.add("Upgrade");
+            headers.add("Sec-WebSocket-Accept");
+            headers.add(accept(keys.get(0).trim()));
+        }
         String subprotocol = subprotocol(ex.headers("Sec-WebSocket-Protocol"), options.subprotocols());
         if (subprotocol != null) {
             headers.add("Sec-WebSocket-Protocol");
@@ -91,6 +89,24 @@ public final class WebSocketUpgrade {
             }
         }
         return new Outcome(null, headers, new Takeover(ex.streamPort(), options, handler, subprotocol, deflate == null ? null : deflate.extension()));
+    }
+
+    /** @return why an HTTP/1.1 request is not an upgrade to WebSocket (RFC 6455 4.1, 4.2.1), or null when it is one */
+    private static Outcome upgradeRefused(Exchange ex) {
+        if (!hasToken(ex.headers("Upgrade"), "websocket")) {
+            return Outcome.refuse(426, "Upgrade Required", "this is a WebSocket endpoint: send a WebSocket handshake"
+                    + " (Upgrade: websocket, RFC 6455 4.1)", "Upgrade", "websocket", "Sec-WebSocket-Version", "13");
+        }
+        if (!ex.method().equals("GET")) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake is a GET request (RFC 6455 4.1)");
+        }
+        if (!hasToken(ex.headers("Connection"), "upgrade")) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake needs Connection: Upgrade (RFC 6455 4.2.1)");
+        }
+        if (ex.header("Transfer-Encoding").isPresent() || ex.header("Content-Length").filter(v -> !v.trim().equals("0")).isPresent()) {
+            return Outcome.refuse(400, "Bad Request", "a WebSocket handshake carries no body");
+        }
+        return null;
     }
 
     /** @return whether some value of a comma-separated header holds {@code token}, in any case */

@@ -174,13 +174,18 @@ final class H2FieldCases {
                     w.data(1, END_STREAM, ascii("12345"));
                     w.expectRstStream(1, PROTOCOL_ERROR);
                 })));
-        l.add(c("rfc9113/8.5/1", "extended CONNECT (:protocol websocket) without SETTINGS_ENABLE_CONNECT_PROTOCOL:"
-                + " refused, never a handler (RFC 8441 not offered)", noHandler(w -> {
-            w.headers(1, END_HEADERS | END_STREAM, literal(":method", "CONNECT", ":protocol", "websocket", ":scheme", "http",
-                    ":path", "/", ":authority", "127.0.0.1"));
+        l.add(c("rfc8441/4/1", ":protocol on a GET (only an extended CONNECT carries it): stream error PROTOCOL_ERROR,"
+                + " never a handler", noHandler(w -> {
+            w.headers(1, END_HEADERS | END_STREAM, literal(with(g, ":protocol", "websocket")));
             H2Wire.Frame f = w.expectFrame(RST_STREAM);
             assertThat(f.errorCode()).isEqualTo(PROTOCOL_ERROR);
         })));
+        l.add(c("rfc8441/5/1", "extended CONNECT (:protocol websocket) to a route that answers without switching:"
+                + " 400, never the 2xx that would mean the WebSocket opened", w -> {
+            w.headers(1, END_HEADERS, literal(":method", "CONNECT", ":protocol", "websocket", ":scheme", "http",
+                    ":path", "/", ":authority", "127.0.0.1", "sec-websocket-version", "13"));
+            assertThat(w.expectStatus(1)).isEqualTo(400);
+        }));
         l.add(c("rfc9113/8.3.1/1", "a request with both :authority and host is answered (host kept)", w -> {
             w.headers(1, END_HEADERS | END_STREAM, literal(with(g, "host", "127.0.0.1")));
             ok(w, 1);

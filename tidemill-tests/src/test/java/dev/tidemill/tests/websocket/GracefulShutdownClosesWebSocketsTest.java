@@ -26,7 +26,7 @@ class GracefulShutdownClosesWebSocketsTest {
     private final List<WebSocket.CloseStatus> closes = new CopyOnWriteArrayList<>();
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aStopClosesOpenConnectionsWith1001(Setup setup) throws Exception {
         WebSocketHandler echo = new WebSocketHandler() {
             @Override
@@ -59,7 +59,7 @@ class GracefulShutdownClosesWebSocketsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aPeerThatNeverAnswersIsClosedAnyway(Setup setup) throws Exception {
         TestClient client = setup.start(app -> app.ws("/ws", new WebSocketHandler() {
             @Override

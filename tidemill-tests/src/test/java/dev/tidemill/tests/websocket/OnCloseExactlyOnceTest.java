@@ -62,7 +62,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void thePeerCloses(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("hi");
@@ -73,7 +73,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void thePeerDrops(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("hi");
@@ -84,7 +84,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void theHandlerClosesTwice(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("close");
@@ -98,7 +98,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void onMessageThrows(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws")) {
             ws.send("throw");
@@ -111,7 +111,7 @@ class OnCloseExactlyOnceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void onOpenThrows(Setup setup) throws Exception {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/ws/open-throws")) {
             assertThat(ws.awaitClose().code()).isEqualTo(WebSocket.INTERNAL_ERROR);

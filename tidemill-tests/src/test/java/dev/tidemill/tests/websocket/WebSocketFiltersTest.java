@@ -52,7 +52,7 @@ class WebSocketFiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterRefusesTheHandshakeBeforeAnyUpgrade(Setup setup) {
         try (TestClient client = start(setup)) {
             WebSocketClient.HandshakeException e = catchThrowableOfType(WebSocketClient.HandshakeException.class,
@@ -66,7 +66,7 @@ class WebSocketFiltersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aFilterThatLetsTheHandshakeThroughPassesItsAttributesOn(Setup setup) {
         try (TestClient client = start(setup); WebSocketClient ws = client.webSocket("/private/ws", "Authorization", "Bearer let-me-in")) {
             assertThat(ws.nextMessage().map(WebSocketClient.Message::text)).hasValue("hello alice");
