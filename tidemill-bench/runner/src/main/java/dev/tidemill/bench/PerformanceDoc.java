@@ -22,6 +22,8 @@ public final class PerformanceDoc {
         m.put("memory", "Memory and start-up");
         m.put("footprint", "Hello-world footprint: runtime jars, jar bytes, start-up and idle RSS against Javalin and Helidon");
         m.put("streams", "Streams: SSE fan-out, WebSocket echo, slow-subscriber isolation");
+        // a streams run at a fixed event rate, kept apart so the unpaced run above stays the streams section
+        m.put("streams-paced", "SSE fan-out, paced: delivery latency at a rate every server keeps up with");
         m.put("live", "Datastar SSE fan-out: 5,000 clients, a fragment twice a second");
         m.put("html", "HTML rendering");
         m.put("ratelimit", "Rate limits: 100,000 client addresses through a trusted proxy");
@@ -104,7 +106,7 @@ public final class PerformanceDoc {
             Path json = others.get(suite.getKey());
             if (json == null) continue;
             b.append("\n## ").append(suite.getValue()).append("\n\nFrom `").append(json.toString().replace('\\', '/'))
-                    .append("` (`./tidemill bench ").append(suite.getKey()).append("`, commit `")
+                    .append("` (`").append(command(json, suite.getKey())).append("`, commit `")
                     .append(RunStatus.of(json).commit()).append('`').append(note(json)).append(").\n\n")
                     .append(otherHost(result, json)).append(body(json));
             if (suite.getKey().equals("pages")) b.append(encodings(ResultFile.read(json)));
@@ -160,6 +162,13 @@ public final class PerformanceDoc {
                     .map(t -> t + (NO_COMPRESSION.containsKey(t) ? " (" + NO_COMPRESSION.get(t) + ")" : "")).toList())).append(".\n");
         }
         return b.toString();
+    }
+
+    /** @return the command the result file records, else the suite's plain command */
+    @SuppressWarnings("unchecked")
+    private static String command(Path json, String suite) {
+        Object c = ResultFile.read(json, Map.class).get("command");
+        return c instanceof String s && !s.isBlank() ? s : "./tidemill bench " + suite;
     }
 
     /** What a full result written before compression and streams existed said it did not measure. */
