@@ -35,7 +35,7 @@ class RateLimitTest {
     private static TestClient start(Setup setup, Consumer<Tidemill> routes) {
         Tidemill app = Tidemill.create(setup.config().build());
         routes.accept(app);
-        return TestClient.start(app).timeout(Duration.ofSeconds(20));
+        return TestClient.start(app).timeout(Duration.ofSeconds(20)).protocol(setup.protocol());
     }
 
     private static TestClient start(Consumer<Tidemill> routes) {
@@ -70,6 +70,23 @@ class RateLimitTest {
                 // the connection is kept and the next refusal is the same
                 assertThat(c.send(TestRequest.get("/r")).status()).isEqualTo(429);
             }
+        }
+    }
+
+    /** The same budget over HTTP/1.1 and HTTP/2, a connection per request: the limit keys by the client, not the connection. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
+    void theBurstIsTheClientsOverEitherProtocol(Setup setup) {
+        AtomicInteger ran = new AtomicInteger();
+        try (TestClient client = start(setup, app -> app.get("/r", req -> "ok " + ran.incrementAndGet())
+                .rateLimit(RateLimit.builder("per-client").requests(3).per(Duration.ofSeconds(60)).build()))) {
+            for (int i = 1; i <= 3; i++) assertThat(client.send(TestRequest.get("/r")).status()).as("request %d", i).isEqualTo(200);
+            TestResponse refused = client.send(TestRequest.get("/r"));
+            assertThat(refused.status()).isEqualTo(429);
+            assertThat(refused.header("Content-Type")).contains("application/problem+json");
+            assertThat(refused.text()).contains("per-client").contains("3 per 60 s");
+            assertThat(refused.header("RateLimit-Policy")).contains("\"per-client\";q=3;w=60");
+            assertThat(ran).hasValue(3);
         }
     }
 

@@ -66,6 +66,26 @@ class RoutingTest {
         }
     }
 
+    /** The same priorities over HTTP/1.1 and HTTP/2: routing reads the exchange, whatever protocol made it. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
+    void routingIsTheSameOverEitherProtocol(dev.tidemill.tests.support.Setup setup) {
+        try (TestClient client = setup.start(app -> {
+            app.get("/a/{*rest}", req -> "catch-all " + req.pathParam("rest"));
+            app.get("/a/{name}", req -> "param " + req.pathParam("name"));
+            app.get("/a/fixed", req -> "static");
+            app.post("/a/fixed", req -> "posted");
+        })) {
+            assertThat(client.send(TestRequest.get("/a/fixed")).text()).isEqualTo("static");
+            assertThat(client.send(TestRequest.get("/a/other")).text()).isEqualTo("param other");
+            assertThat(client.send(TestRequest.get("/a/x/y%2Fz")).text()).isEqualTo("catch-all x/y/z");
+            assertThat(client.send(TestRequest.of("POST", "/a/fixed")).text()).isEqualTo("posted");
+            Map<String, Object> notAllowed = problem(client.send(TestRequest.of("DELETE", "/a/fixed")), 405);
+            assertThat(notAllowed).containsEntry("status", 405);
+            problem(client.send(TestRequest.get("/b")), 404);
+        }
+    }
+
     @Test
     void catchAllGetsTheRestOfThePathDecoded() {
         try (TestClient client = start(app -> app.get("/files/{*path}", req -> "[" + req.pathParam("path") + "]"))) {

@@ -48,7 +48,7 @@ class MultipartFormsTest {
     record Profile(@NotBlank String name, @Max(150) int age, List<String> tags, @NotNull Upload avatar, List<Upload> docs) {}
 
     static Stream<Setup> modes() {
-        return Setup.modes();
+        return Setup.modesAndProtocols();
     }
 
     static TestClient start(Setup s) {
