@@ -25,8 +25,6 @@ final class H2Exchange implements AutoCloseable {
     private static final int STREAM = 1;
     private static final Set<String> CONNECTION_SPECIFIC = Set.of("host", "connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "upgrade");
-    /** RFC 9113 6.5.2: the window every stream starts with, until the server's SETTINGS say otherwise. */
-    private static final int DEFAULT_WINDOW = 65_535;
 
     private final H2Wire wire;
     /** Frames read while the body was being sent (an early answer), handed out before new ones. */
@@ -36,9 +34,12 @@ final class H2Exchange implements AutoCloseable {
     private final List<Map.Entry<String, String>> trailers = new ArrayList<>();
     private int status;
     private boolean ended;
+    /** Gives the window back as the answer's DATA is read. */
+    private final H2Flow receiving;
 
     private H2Exchange(H2Wire wire) {
         this.wire = wire;
+        this.receiving = new H2Flow(wire, STREAM);
     }
 
     /**
@@ -90,30 +91,21 @@ final class H2Exchange implements AutoCloseable {
 
     /** DATA within the connection's and the stream's windows; stops early if the answer comes first. */
     private void sendBody(byte[] body) {
-        long connection = DEFAULT_WINDOW;
-        for (H2Wire.Frame f : wire.seen()) { // what the server granted the connection during the handshake
-            if (f.type() == H2Wire.WINDOW_UPDATE && f.streamId() == 0) connection += f.errorCode() & 0x7fffffffL;
-        }
-        long stream = wire.serverSettings().getOrDefault(H2Wire.INITIAL_WINDOW_SIZE, (long) DEFAULT_WINDOW);
-        int maxFrame = (int) (long) wire.serverSettings().getOrDefault(H2Wire.MAX_FRAME_SIZE, 16_384L);
+        H2Flow flow = new H2Flow(wire, STREAM);
         int at = 0;
         while (at < body.length) {
-            int n = (int) Math.min(Math.min(connection, stream), Math.min(maxFrame, body.length - at));
+            int n = flow.sendable(body.length - at);
             if (n > 0) {
                 byte[] piece = java.util.Arrays.copyOfRange(body, at, at + n);
                 at += n;
-                connection -= n;
-                stream -= n;
+                flow.sent(n);
                 wire.data(STREAM, at == body.length ? H2Wire.END_STREAM : 0, piece);
                 continue;
             }
             H2Wire.Frame f = wire.read();
             if (f == null) throw new UncheckedIOException(new IOException("the server closed the connection while the body was sent"));
-            if (f.type() == H2Wire.WINDOW_UPDATE) {
-                long increment = f.errorCode() & 0x7fffffffL; // the payload's 31-bit increment
-                if (f.streamId() == 0) connection += increment;
-                else if (f.streamId() == STREAM) stream += increment;
-            } else if (f.streamId() == STREAM && (f.type() == H2Wire.HEADERS || f.type() == H2Wire.RST_STREAM)) {
+            flow.granted(f);
+            if (f.streamId() == STREAM && (f.type() == H2Wire.HEADERS || f.type() == H2Wire.RST_STREAM)) {
                 early.add(f); // answered (or refused) before the whole body: what was sent is all that goes
                 return;
             }
@@ -176,15 +168,9 @@ final class H2Exchange implements AutoCloseable {
             if (f.streamId() != STREAM) continue;
             switch (f.type()) {
                 case H2Wire.DATA -> {
-                    byte[] p = f.payload();
-                    int start = f.has(H2Wire.PADDED) ? 1 : 0;
-                    int end = p.length - (f.has(H2Wire.PADDED) ? (p[0] & 0xff) : 0);
-                    if (p.length > 0) {
-                        wire.windowUpdate(0, p.length);
-                        if (!f.has(H2Wire.END_STREAM)) wire.windowUpdate(STREAM, p.length);
-                    }
+                    byte[] data = receiving.received(f);
                     if (f.has(H2Wire.END_STREAM)) ended = true;
-                    if (end > start) return java.util.Arrays.copyOfRange(p, start, end);
+                    if (data.length > 0) return data;
                 }
                 case H2Wire.HEADERS -> {
                     early.addFirst(f);

@@ -21,7 +21,6 @@ import java.util.Map;
  */
 final class H2StreamPipe extends InputStream implements Pipe {
     private static final int STREAM = 1;
-    private static final int DEFAULT_WINDOW = 65_535;
 
     private final H2Wire wire;
     private final ArrayDeque<byte[]> unread = new ArrayDeque<>();
@@ -29,23 +28,12 @@ final class H2StreamPipe extends InputStream implements Pipe {
     private Map<String, List<String>> head;
     private boolean inputEnded;
     private String endedBy;
-    private long streamWindow;
-    private long connectionWindow = DEFAULT_WINDOW;
-    private final int maxFrame;
+    private final H2Flow flow;
 
     private H2StreamPipe(H2Wire wire, Duration timeout) {
         this.wire = wire;
         this.wireTimeout = timeout;
-        this.streamWindow = wire.serverSettings().getOrDefault(H2Wire.INITIAL_WINDOW_SIZE, (long) DEFAULT_WINDOW);
-        this.maxFrame = (int) (long) wire.serverSettings().getOrDefault(H2Wire.MAX_FRAME_SIZE, 16_384L);
-        for (H2Wire.Frame f : wire.seen()) { // the connection window the server granted while the handshake read
-            if (f.type() == H2Wire.WINDOW_UPDATE && f.streamId() == 0) connectionWindow += increment(f);
-        }
-    }
-
-    private static long increment(H2Wire.Frame f) {
-        byte[] p = f.payload();
-        return (((p[0] & 0x7f) << 24) | ((p[1] & 0xff) << 16) | ((p[2] & 0xff) << 8) | (p[3] & 0xff)) & 0xffffffffL;
+        this.flow = new H2Flow(wire, STREAM);
     }
 
     /**
@@ -115,14 +103,8 @@ final class H2StreamPipe extends InputStream implements Pipe {
         switch (f.type()) {
             case H2Wire.DATA -> {
                 if (f.streamId() != STREAM) return true;
-                byte[] p = f.payload();
-                int start = f.has(H2Wire.PADDED) ? 1 : 0;
-                int end = p.length - (f.has(H2Wire.PADDED) ? p[0] & 0xff : 0);
-                if (end > start) unread.add(java.util.Arrays.copyOfRange(p, start, end));
-                if (p.length > 0) {
-                    wire.tryRaw(H2Wire.frameBytes(H2Wire.WINDOW_UPDATE, 0, 0, H2Wire.intBytes(p.length)));
-                    if (!f.has(H2Wire.END_STREAM)) wire.tryRaw(H2Wire.frameBytes(H2Wire.WINDOW_UPDATE, 0, STREAM, H2Wire.intBytes(p.length)));
-                }
+                byte[] data = flow.received(f);
+                if (data.length > 0) unread.add(data);
                 if (f.has(H2Wire.END_STREAM)) end("END_STREAM");
             }
             case H2Wire.HEADERS -> {
@@ -135,10 +117,7 @@ final class H2StreamPipe extends InputStream implements Pipe {
             case H2Wire.RST_STREAM -> {
                 if (f.streamId() == STREAM) end("RST_STREAM " + f.errorCode());
             }
-            case H2Wire.WINDOW_UPDATE -> {
-                if (f.streamId() == 0) connectionWindow += increment(f);
-                else if (f.streamId() == STREAM) streamWindow += increment(f);
-            }
+            case H2Wire.WINDOW_UPDATE -> flow.granted(f);
             case H2Wire.PING -> {
                 if (!f.has(H2Wire.ACK)) wire.ping(H2Wire.ACK, f.payload());
             }
@@ -166,17 +145,15 @@ final class H2StreamPipe extends InputStream implements Pipe {
             if (inputEnded && endedBy.startsWith("RST") || wire.isClosed()) {
                 throw new SocketException("the stream is gone (" + endedBy + ")");
             }
-            long window = Math.min(streamWindow, connectionWindow);
-            if (window <= 0) { // wait for WINDOW_UPDATE; a stream that ends meanwhile never sends one (a broken pipe)
+            int n = flow.sendable(bytes.length - at);
+            if (n == 0) { // wait for WINDOW_UPDATE; a stream that ends meanwhile never sends one (a broken pipe)
                 if (!pump()) throw new SocketException("the stream ended (" + endedBy + ") while a write waited for window");
                 continue;
             }
-            int n = (int) Math.min(Math.min(window, maxFrame), bytes.length - at);
             if (!wire.tryRaw(H2Wire.frameBytes(H2Wire.DATA, 0, STREAM, java.util.Arrays.copyOfRange(bytes, at, at + n)))) {
                 throw new SocketException("the connection closed while writing");
             }
-            streamWindow -= n;
-            connectionWindow -= n;
+            flow.sent(n);
             at += n;
         }
         wire.flush();
