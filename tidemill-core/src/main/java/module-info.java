@@ -41,4 +41,8 @@ module dev.tidemill {
     requires dec;
     /** sun.misc.Signal, for SIGTERM/SIGINT. */
     requires jdk.unsupported;
+
+    /** Topics: the in-process backend, looked up as a service so that the API names no implementation class. */
+    uses dev.tidemill.Topic.Backend;
+    provides dev.tidemill.Topic.Backend with dev.tidemill.internal.topic.LocalTopics;
 }

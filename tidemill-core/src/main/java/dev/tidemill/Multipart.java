@@ -130,20 +130,67 @@ public interface Multipart {
          *     {@link FileSink#bytes()} tells the bytes written
          */
         static FileSink toFile(Path file, long maxBytes) {
-            return dev.tidemill.internal.multipart.PartFile.create(file, maxBytes);
+            return new FileSink(file, maxBytes);
         }
     }
 
-    /** A {@link Sink} that writes a file: {@link Sink#toFile(Path, long)}. */
-    interface FileSink extends Sink {
+    /**
+     * A {@link Sink} that writes a file: {@link Sink#toFile(Path, long)}. It says where the part
+     * goes and counts what it is given; the server writes the content, on a virtual thread, only
+     * when this is the part's sink itself (a sink wrapping it counts into it but writes nothing).
+     */
+    final class FileSink implements Sink {
+        private final Path file;
+        private final long maxBytes;
+        private long bytes = -1;
+
+        FileSink(Path file, long maxBytes) {
+            if (maxBytes < 0) throw new IllegalArgumentException("maxBytes must be 0 or more");
+            this.file = java.util.Objects.requireNonNull(file, "file");
+            this.maxBytes = maxBytes;
+        }
 
         /** @return the path it writes */
-        Path file();
+        public Path file() {
+            return file;
+        }
+
+        /** @return the most bytes of content it accepts */
+        public long maxBytes() {
+            return maxBytes;
+        }
 
         /**
          * @return the bytes written: final once the stage {@link Request#multipart(PartHandler)}
          *     returned has completed; -1 while no part was given to it
          */
-        long bytes();
+        public long bytes() {
+            return bytes;
+        }
+
+        /**
+         * Counts a piece of the part's content.
+         *
+         * @throws ProblemException 413 once the content passes {@link #maxBytes()}
+         */
+        @Override
+        public void accept(ByteBuffer piece) {
+            bytes = Math.max(bytes, 0) + piece.remaining();
+            if (bytes > maxBytes) {
+                String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+                throw new ProblemException(Problem.of(413, "Content Too Large",
+                        "file \"" + name + "\" is larger than " + maxBytes + " bytes (the handler's limit)"));
+            }
+        }
+
+        @Override
+        public void end() {
+            if (bytes < 0) bytes = 0;
+        }
+
+        @Override
+        public String toString() {
+            return "file sink " + file + " (at most " + maxBytes + " bytes)";
+        }
     }
 }

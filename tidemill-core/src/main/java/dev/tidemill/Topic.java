@@ -1,6 +1,5 @@
 package dev.tidemill;
 
-import dev.tidemill.internal.topic.LocalTopic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -96,7 +95,7 @@ public interface Topic<T> {
      * @return a builder; {@link Builder#build()} registers the topic
      */
     static <T> Builder<T> builder(String name) {
-        return LocalTopic.builder(name);
+        return TopicBackends.backend().builder(name);
     }
 
     /**
@@ -104,7 +103,7 @@ public interface Topic<T> {
      * @return the open topic of that name, if there is one
      */
     static Optional<Topic<?>> find(String name) {
-        return LocalTopic.find(name);
+        return TopicBackends.backend().find(name);
     }
 
     /** @return the name */
@@ -166,6 +165,27 @@ public interface Topic<T> {
 
     /** Closes every subscription (reason "topic closed") and frees the name. Idempotent. */
     void close();
+
+    /**
+     * Where topics live: the service {@link #builder} and {@link #find} use, found with
+     * {@link java.util.ServiceLoader}. The core provides the in-process one (topics in this JVM,
+     * lost with it); an add-on module can provide another that keeps the same contract.
+     */
+    interface Backend {
+        /**
+         * @param name the topic's name, unique in the process; not blank
+         * @param <T> the message type
+         * @return a builder; {@link Builder#build()} registers the topic
+         * @throws IllegalArgumentException for a blank name
+         */
+        <T> Builder<T> builder(String name);
+
+        /**
+         * @param name a topic's name
+         * @return the open topic of that name, if there is one
+         */
+        Optional<Topic<?>> find(String name);
+    }
 
     /**
      * Settings of a new topic.

@@ -50,6 +50,48 @@ class PackageDependenciesTest {
     }
 
     @Test
+    void noApiTypeCallsAnImplementationThatUsesItBack() {
+        // The API describes (a body, a file sink, a topic backend) and the implementation acts on it: a type of the
+        // API and an internal type that each use the other would be one design split across two files. A type
+        // counts with the types nested in it.
+        java.util.List<String> circles = new java.util.ArrayList<>();
+        for (com.tngtech.archunit.core.domain.JavaClass api : CORE) {
+            if (api.getPackageName().startsWith("dev.tidemill.internal") || api.getEnclosingClass().isPresent()) continue;
+            java.util.Set<String> apiFamily = family(api);
+            java.util.Set<String> seen = new java.util.TreeSet<>();
+            for (String member : apiFamily) {
+                for (com.tngtech.archunit.core.domain.Dependency d : CORE.get(member).getDirectDependenciesFromSelf()) {
+                    com.tngtech.archunit.core.domain.JavaClass target = outermost(d.getTargetClass());
+                    if (!target.getPackageName().startsWith("dev.tidemill.internal") || !seen.add(target.getName())) continue;
+                    for (String implMember : family(target)) {
+                        boolean back = CORE.get(implMember).getDirectDependenciesFromSelf().stream()
+                                .anyMatch(b -> apiFamily.contains(b.getTargetClass().getName()));
+                        if (back) {
+                            circles.add(api.getSimpleName() + " <-> " + target.getName());
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(circles).isEmpty();
+    }
+
+    private static com.tngtech.archunit.core.domain.JavaClass outermost(com.tngtech.archunit.core.domain.JavaClass c) {
+        while (c.getEnclosingClass().isPresent()) c = c.getEnclosingClass().get();
+        return c;
+    }
+
+    /** @return the class and every class nested in it, at any depth (anonymous and local ones included) */
+    private static java.util.Set<String> family(com.tngtech.archunit.core.domain.JavaClass top) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : CORE) {
+            if (CORE.contain(c.getName()) && outermost(c).getName().equals(top.getName())) names.add(c.getName());
+        }
+        return names;
+    }
+
+    @Test
     void protocolsKnowOnlyTheExchangeNotEachOther() {
         String[][] pairs = {
             {"dev.tidemill.internal.http1..", "dev.tidemill.internal.http2.."},

@@ -82,6 +82,9 @@ public final class SseSession implements SseStream, OpenStream {
     static <T> void attach(ResponseStream stream, Response.Body.TopicEvents events) throws Exception {
         String pattern = events.pattern();
         LocalTopic.checkPattern(pattern);
+        if (!(events.topic() instanceof LocalTopic<?>)) {
+            throw new IllegalArgumentException(events.topic() + " is not an in-process topic: only those stream as events");
+        }
         LocalTopic<T> local = (LocalTopic<T>) events.topic();
         Function<Topic.Message<T>, SseEvent> toEvent = (Function<Topic.Message<T>, SseEvent>) events.toEvent();
         open(stream, s -> {

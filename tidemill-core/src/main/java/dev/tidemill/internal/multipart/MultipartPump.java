@@ -20,7 +20,7 @@ import java.util.function.BiConsumer;
  * callback, on the thread that brings it.
  *
  * <p>The parser reads the source's buffers where they lie (a socket's direct memory included), and
- * a sink gets read-only views of them: no copy on the way. File sinks ({@link PartFile}) are the
+ * a sink gets read-only views of them: no copy on the way. File sinks (written by {@link PartFile}) are the
  * one place that waits: their pieces are views of the source's buffer, written on a virtual thread
  * before the rest of the piece is parsed, which is the form's back-pressure (the piece stays held
  * until then, and the socket stops at the body's high-water mark behind it).
@@ -43,6 +43,8 @@ public final class MultipartPump implements PartListener, BiConsumer<ByteBuf, Th
     private ByteBuffer fed;
     private ByteBuffer view;
     private Multipart.Sink sink;
+    /** The part's file, when its sink is a {@link Multipart.FileSink}. */
+    private PartFile file;
 
     private MultipartPump(String contentType, Limits limits, Multipart.PartHandler handler, PieceSource source) {
         this.parser = MultipartParser.forContentType(contentType, limits, this);
@@ -179,20 +181,27 @@ public final class MultipartPump implements PartListener, BiConsumer<ByteBuf, Th
     @Override
     public void partBegin(PartHead head) {
         Multipart.Sink s = handler.part(head);
-        if (s instanceof PartFile f) {
-            f.begin(head.name());
+        if (s instanceof Multipart.FileSink fs) {
             if (files == null) files = new ArrayList<>(2);
-            files.add(f);
+            for (PartFile f : files) {
+                if (f.sink() == fs) {
+                    throw Refusal.malformed("part " + Refusal.quoted(head.name()) + " went to a file that part "
+                            + Refusal.quoted(f.part()) + " already filled");
+                }
+            }
+            file = new PartFile(fs, head.name());
+            files.add(file);
         }
         sink = s;
     }
 
     @Override
     public void partData(ByteBuffer data, int off, int len) {
-        if (sink instanceof PartFile f) {
+        if (file != null) {
             // the piece's own bytes, held until written; the parser's delimiter bytes (a few) copied
-            f.add(data == fed ? data.slice(off, len) : ByteBuffer.allocate(len).put(0, data, off, len));
-            if (!writing.contains(f)) writing.add(f);
+            ByteBuffer own = data == fed ? data.slice(off, len) : ByteBuffer.allocate(len).put(0, data, off, len);
+            file.add(own, own.asReadOnlyBuffer());
+            if (!writing.contains(file)) writing.add(file);
         } else if (sink != null) {
             if (data == fed) {
                 if (view == null) view = fed.asReadOnlyBuffer(); // one per buffer fed, only when a sink reads
@@ -208,9 +217,14 @@ public final class MultipartPump implements PartListener, BiConsumer<ByteBuf, Th
     @Override
     public void partEnd() {
         Multipart.Sink s = sink;
+        PartFile f = file;
         sink = null;
-        if (s == null) return;
-        s.end();
-        if (s instanceof PartFile f && f.hasWork() && !writing.contains(f)) writing.add(f);
+        file = null;
+        if (f != null) {
+            f.end();
+            if (f.hasWork() && !writing.contains(f)) writing.add(f);
+        } else if (s != null) {
+            s.end();
+        }
     }
 }

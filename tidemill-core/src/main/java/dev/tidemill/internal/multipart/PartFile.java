@@ -14,85 +14,64 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link Multipart.Sink#toFile}: one part's content to a file. The parsing thread adds pieces
+ * Writes the part a {@link Multipart.FileSink} was given. The parsing thread adds pieces
  * ({@link #add}), each a view of a buffer {@link MultipartPump} holds until {@link #write} ran on a
  * virtual thread; the file is opened there on the first write (an empty part still creates it) and
  * closed there after the part's end. The two threads take turns, never overlap: the pump parses
- * nothing more until the write is done.
+ * nothing more until the write is done. The sink itself counts the bytes and holds the limit.
  */
-public final class PartFile implements Multipart.FileSink {
+final class PartFile {
+    private final Multipart.FileSink sink;
     private final Path file;
-    private final long maxBytes;
+    private final String part;
     private final List<ByteBuffer> pending = new ArrayList<>(4);
-    private String part;
-    private long bytes = -1;
     private boolean ended;
     private boolean closed;
     private FileChannel channel;
 
-    private PartFile(Path file, long maxBytes) {
-        this.file = file;
-        this.maxBytes = maxBytes;
-    }
-
     /**
-     * @param file where the content goes
-     * @param maxBytes the most bytes accepted
-     * @return a sink for one part
+     * @param sink where the part goes
+     * @param part the part's name, from the client
      */
-    public static PartFile create(Path file, long maxBytes) {
-        if (maxBytes < 0) throw new IllegalArgumentException("maxBytes must be 0 or more");
-        return new PartFile(java.util.Objects.requireNonNull(file, "file"), maxBytes);
+    PartFile(Multipart.FileSink sink, String part) {
+        this.sink = sink;
+        this.file = sink.file();
+        this.part = part;
     }
 
-    @Override
-    public Path file() {
-        return file;
+    /** @return the name of the part it writes */
+    String part() {
+        return part;
     }
 
-    @Override
-    public long bytes() {
-        return bytes;
-    }
-
-    /** A part is given to this sink; a second one is refused (400). */
-    void begin(String name) {
-        if (part != null) {
-            throw Refusal.malformed("part " + Refusal.quoted(name) + " went to a file that part " + Refusal.quoted(part)
-                    + " already filled");
-        }
-        part = name;
-        bytes = 0;
-    }
-
-    /** A piece from outside the pump (a sink wrapping this one): copied, since the view is not kept. */
-    @Override
-    public void accept(ByteBuffer piece) {
-        ByteBuffer own = ByteBuffer.allocate(piece.remaining()).put(piece.duplicate()).flip();
-        add(own);
+    /** @return the sink this writes for */
+    Multipart.FileSink sink() {
+        return sink;
     }
 
     /**
      * @param piece content to write, valid until {@link #write} ran
-     * @throws dev.tidemill.ProblemException 413 past {@code maxBytes}
+     * @param viewOfIt a read-only view of the same bytes, for the sink's count
+     * @throws dev.tidemill.ProblemException 413 past the sink's {@code maxBytes}
      */
-    void add(ByteBuffer piece) {
-        bytes += piece.remaining();
-        if (bytes > maxBytes) {
-            throw Refusal.tooLarge("file " + Refusal.quoted(part == null ? file.getFileName().toString() : part)
-                    + " is larger than " + maxBytes + " bytes (the handler's limit)");
+    void add(ByteBuffer piece, ByteBuffer viewOfIt) {
+        if (Math.max(sink.bytes(), 0) + piece.remaining() > sink.maxBytes()) {
+            throw Refusal.tooLarge("file " + Refusal.quoted(part) + " is larger than " + sink.maxBytes()
+                    + " bytes (the handler's limit)");
         }
+        sink.accept(viewOfIt);
         pending.add(piece);
     }
 
-    @Override
-    public void end() {
+    /** The part's content is complete. */
+    void end() {
         ended = true;
+        sink.end();
     }
 
     /** @return whether {@link #write} has something to do: pieces, or the close after the end */
     boolean hasWork() {
-        return !pending.isEmpty() || (ended && !closed && part != null);
+        return !pending.isEmpty() || (ended && !closed);
     }
 
     /** On a virtual thread: writes what was added, and closes the file once the part ended. */
@@ -111,7 +90,7 @@ public final class PartFile implements Multipart.FileSink {
     /** The form failed: a file whose part did not end is closed and deleted; one that is complete stays. */
     void abandon() {
         pending.clear();
-        if (closed || part == null) return;
+        if (closed) return;
         try {
             if (channel != null) channel.close();
             Files.deleteIfExists(file);

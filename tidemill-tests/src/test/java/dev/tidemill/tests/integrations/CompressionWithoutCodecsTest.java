@@ -21,7 +21,7 @@ class CompressionWithoutCodecsTest {
 
     @Test
     void aBrAcceptingClientGetsGzipOrIdentityAndTheReportSaysWhy() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of()).awaitListening()) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of()).awaitListening()) {
             TestClient client = TestClient.connectTo("127.0.0.1", child.port);
             assertThat(page(client, "br, zstd, gzip").header("Content-Encoding")).contains("gzip");
             assertThat(page(client, "br;q=1, gzip;q=0.5").header("Content-Encoding")).contains("gzip");
@@ -42,7 +42,7 @@ class CompressionWithoutCodecsTest {
 
     @Test
     void requiringBrWithoutBrotli4jFailsAtStartNamingTheArtifact() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of("TIDEMILL_COMPRESSION_REQUIRE", "br"))) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of("TIDEMILL_COMPRESSION_REQUIRE", "br"))) {
             assertThat(child.awaitExit()).as("exit status; output %s", child.output).isNotZero();
             assertThat(child.text()).contains("IllegalStateException", "com.aayushatharva.brotli4j:brotli4j")
                     .doesNotContain("listening on ");
@@ -51,7 +51,7 @@ class CompressionWithoutCodecsTest {
 
     @Test
     void requiringZstdWithoutZstdJniFailsAtStartNamingTheArtifact() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of("TIDEMILL_COMPRESSION_REQUIRE", "zstd"))) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of("TIDEMILL_COMPRESSION_REQUIRE", "zstd"))) {
             assertThat(child.awaitExit()).as("exit status; output %s", child.output).isNotZero();
             assertThat(child.text()).contains("IllegalStateException", "com.github.luben:zstd-jni").doesNotContain("listening on ");
         }

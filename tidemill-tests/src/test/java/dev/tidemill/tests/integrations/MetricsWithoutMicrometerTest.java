@@ -16,8 +16,8 @@ class MetricsWithoutMicrometerTest {
 
     @Test
     void byDefaultMetricsAreQuietlyOffAndTheReportNamesTheArtifact() throws Exception {
-        WithoutOptionalJars.assertParentHasThem();
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of()).awaitListening()) {
+        ChildApp.assertParentHasThem();
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of()).awaitListening()) {
             TestClient client = TestClient.connectTo("127.0.0.1", child.port);
             assertThat(client.get("/hello").status()).isEqualTo(200);
             assertThat(client.get("/hello").text()).isEqualTo("hello");
@@ -30,7 +30,7 @@ class MetricsWithoutMicrometerTest {
 
     @Test
     void tidemillMetricsTrueWithoutMicrometerFailsAtStartNamingTheArtifact() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of("TIDEMILL_METRICS", "true"))) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of("TIDEMILL_METRICS", "true"))) {
             assertThat(child.awaitExit()).as("exit status; output %s", child.output).isNotZero();
             assertThat(child.text()).contains("IllegalStateException", ARTIFACT, "TIDEMILL_METRICS").doesNotContain("listening on ");
         }
@@ -38,7 +38,7 @@ class MetricsWithoutMicrometerTest {
 
     @Test
     void tidemillMetricsFalseStartsWithoutMicrometer() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of("TIDEMILL_METRICS", "false")).awaitListening()) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of("TIDEMILL_METRICS", "false")).awaitListening()) {
             assertThat(TestClient.connectTo("127.0.0.1", child.port).get("/metrics").status()).isEqualTo(404);
         }
     }

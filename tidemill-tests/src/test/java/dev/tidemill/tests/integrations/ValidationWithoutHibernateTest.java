@@ -16,7 +16,7 @@ class ValidationWithoutHibernateTest {
 
     @Test
     void withoutConstrainedBodiesTheAppServesAndTheReportNamesTheArtifact() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of()).awaitListening()) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of()).awaitListening()) {
             assertThat(TestClient.connectTo("127.0.0.1", child.port).get("/hello").status()).isEqualTo(200);
             assertThat(child.output).filteredOn(l -> l.contains("optional integrations off")).singleElement().asString()
                     .contains("bean validation of bodies (add " + ARTIFACT + ")");
@@ -25,7 +25,7 @@ class ValidationWithoutHibernateTest {
 
     @Test
     void aRouteDeclaringAConstrainedBodyFailsAtStartNamingTheArtifact() throws Exception {
-        try (WithoutOptionalJars child = WithoutOptionalJars.start(Map.of(), "constrained")) {
+        try (ChildApp child = ChildApp.withoutOptionalJars(Map.of(), "constrained")) {
             assertThat(child.awaitExit()).as("exit status; output %s", child.output).isNotZero();
             assertThat(child.text()).contains("IllegalStateException", ARTIFACT, "POST /people").doesNotContain("listening on ");
         }
