@@ -1,6 +1,9 @@
 package dev.tidemill.testing;
 
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +35,12 @@ public final class EventStream implements AutoCloseable {
     private boolean sawCr;
     private boolean ended;
 
-    EventStream(StreamingResponse response) {
+    /** How long {@link #next()} waits for an event, however many comments (pings) arrive meanwhile. */
+    private final Duration timeout;
+
+    EventStream(StreamingResponse response, Duration timeout) {
         this.response = response;
+        this.timeout = timeout;
     }
 
     /** @return the response head: status, headers */
@@ -42,13 +49,21 @@ public final class EventStream implements AutoCloseable {
     }
 
     /**
-     * Waits (up to the client's timeout) for the next event.
+     * Waits (up to the client's timeout) for the next event. The wait is for an event: a server's
+     * pings (comments) arriving meanwhile do not extend it.
      *
      * @return the event; empty once the stream has ended
      * @throws java.io.UncheckedIOException on a timeout
      */
     public Optional<Event> next() {
-        while (events.isEmpty() && !ended) read();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (events.isEmpty() && !ended) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new UncheckedIOException(new SocketTimeoutException("no event within " + timeout
+                        + " (comments meanwhile: " + comments + ")"));
+            }
+            read();
+        }
         return Optional.ofNullable(events.poll());
     }
 

@@ -389,7 +389,7 @@ public final class TestClient implements AutoCloseable {
      * @return the stream, head read
      */
     public EventStream events(TestRequest request) {
-        return new EventStream(stream(request.header("Accept", "text/event-stream")));
+        return new EventStream(stream(request.header("Accept", "text/event-stream")), timeout);
     }
 
     /**

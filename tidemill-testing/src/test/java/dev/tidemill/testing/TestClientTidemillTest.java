@@ -43,6 +43,19 @@ class TestClientTidemillTest {
     }
 
     @Test
+    void anEventStreamThatOnlyPingsTimesOutWaitingForAnEvent() {
+        // Pings every 50 ms, no event ever: each read gets bytes, but next() waits for an event and must give up.
+        Tidemill app = Tidemill.create(TestClient.config()
+                .timeouts(dev.tidemill.Timeouts.builder().ssePing(Duration.ofMillis(50)).build()).build());
+        app.get("/quiet", req -> Response.sse(stream -> { }));
+        try (TestClient client = TestClient.start(app).timeout(Duration.ofMillis(500));
+                EventStream events = client.events(TestRequest.get("/quiet"))) {
+            assertThatThrownBy(events::next).isInstanceOf(UncheckedIOException.class).hasMessageContaining("no event within");
+            assertThat(events.nextComment()).as("the pings that came meanwhile").hasValue("ping");
+        }
+    }
+
+    @Test
     void refusesAnAppOnAFixedPort() {
         Tidemill app = Tidemill.create(Config.builder().port(8080).build());
         assertThatThrownBy(() -> TestClient.start(app)).isInstanceOf(IllegalArgumentException.class)

@@ -79,7 +79,8 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
                     r.streamed().fail(dev.tidemill.Problem.of(400, "Bad Request", "the stream was closed before the body's end"));
                 }
                 r.exchange.ended();
-                failWaiting(r);
+                r.failWaiting();
+                r.runHeld();
             }
         });
         encoder.flowController().listener(new Http2RemoteFlowController.Listener() {
@@ -87,11 +88,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             public void writabilityChanged(Http2Stream stream) {
                 H2Request r = stream.getProperty(key);
                 if (r != null && r.tunnel != null) r.tunnel.writable();
-                if (r != null && r.waitingWrite != null && encoder().flowController().isWritable(stream)) {
-                    CompletableFuture<Void> w = r.waitingWrite;
-                    r.waitingWrite = null;
-                    w.complete(null);
-                }
+                if (r != null && encoder().flowController().isWritable(stream)) r.writable();
             }
         });
     }
@@ -250,6 +247,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             encoder().writeData(ctx, ex.id(), body, 0, true, last);
         }
         if (hasBody) stall.arm(ctx);
+        r.runHeld();
         if (!r.requestEnded && !reply.streamed() && !fromFile) {
             // Reset only once the answer is on the wire: a reset drops whatever the stream's window still holds back.
             last.addListener(f -> stopRequestBody(r));
@@ -322,7 +320,16 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
 
     @Override
     public void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
-        onLoop(() -> writeChunk(ex, chunk, written));
+        behindHead(ex, () -> writeChunk(ex, chunk, written));
+    }
+
+    /** A streamed answer's write, on the loop and after its head ({@link H2Request#holdBehindHead}). */
+    private void behindHead(Exchange ex, Runnable write) {
+        onLoop(() -> {
+            Http2Stream stream = connection().stream(ex.id());
+            H2Request r = stream == null ? null : stream.getProperty(key);
+            if (r == null || !r.holdBehindHead(write)) write.run();
+        });
     }
 
     private void writeChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
@@ -344,23 +351,21 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
 
     @Override
     public void end(Exchange ex) {
-        onLoop(() -> {
+        behindHead(ex, () -> {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
             java.util.Map<String, String> trailers = ex.trailers();
             if (trailers.isEmpty()) {
                 encoder().writeData(ctx, ex.id(), Unpooled.EMPTY_BUFFER, 0, true, ctx.newPromise());
             } else { // RFC 9113 8.1: the trailer section is a HEADERS frame that ends the stream
-                Http2Headers fields = new io.netty.handler.codec.http2.DefaultHttp2Headers(false);
-                trailers.forEach(fields::add);
-                encoder().writeHeaders(ctx, ex.id(), fields, 0, true, ctx.newPromise());
+                encoder().writeHeaders(ctx, ex.id(), H2Headers.trailers(trailers), 0, true, ctx.newPromise());
             }
         });
     }
 
     @Override
     public void abort(Exchange ex) {
-        onLoop(() -> {
+        behindHead(ex, () -> {
             Http2Stream stream = connection().stream(ex.id());
             if (stream == null || stream.state() == Http2Stream.State.CLOSED) return;
             // What was sent goes out first, then the reset says the body is truncated, never complete: a reset at once
@@ -390,11 +395,5 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
     @Override
     public ScheduledExecutorService scheduler() {
         return ctx.executor();
-    }
-
-    private static void failWaiting(H2Request r) {
-        CompletableFuture<Void> w = r.waitingWrite;
-        r.waitingWrite = null;
-        if (w != null) w.completeExceptionally(new ClosedChannelException());
     }
 }

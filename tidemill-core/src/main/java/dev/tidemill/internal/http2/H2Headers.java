@@ -83,6 +83,13 @@ final class H2Headers {
         return c == ' ' || c == '\t';
     }
 
+    /** @return a streamed answer's trailer section (names already checked and in lower case) */
+    static Http2Headers trailers(java.util.Map<String, String> fields) {
+        Http2Headers out = new DefaultHttp2Headers(false);
+        fields.forEach(out::add);
+        return out;
+    }
+
     /**
      * @param reply the reply
      * @param serverHeader the {@code Server} value, empty for none

@@ -6,6 +6,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.handler.codec.http2.Http2Stream;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
@@ -40,6 +42,12 @@ final class H2Request {
     long stalledSince;
     /** {@link System#nanoTime} of the last body piece (or dispatch): a streamed body's request timer counts from it. */
     long lastPiece;
+    /**
+     * A streamed answer's writes that came before its head, in order; null while none. A producer on the event loop
+     * (an event stream's topic pump) can outrun a head that a worker loop hands over through the batcher only once
+     * its own drain ends: DATA before HEADERS would break the stream.
+     */
+    private ArrayDeque<Runnable> behindHead;
 
     H2Request(Exchange exchange, Http2Stream stream) {
         this.exchange = exchange;
@@ -75,6 +83,35 @@ final class H2Request {
             body.release();
             body = null;
         }
+    }
+
+    /** @return whether {@code write} waits for the head (held until {@link #runHeld}) */
+    boolean holdBehindHead(Runnable write) {
+        if (replied) return false;
+        if (behindHead == null) behindHead = new ArrayDeque<>(4);
+        behindHead.add(write);
+        return true;
+    }
+
+    /** Runs what waited for the head: once it is out, or when the stream closes first (the writes then release their buffers). */
+    void runHeld() {
+        ArrayDeque<Runnable> held = behindHead;
+        behindHead = null;
+        if (held != null) held.forEach(Runnable::run);
+    }
+
+    /** The stream can take more: the producer waiting for it goes on. */
+    void writable() {
+        CompletableFuture<Void> w = waitingWrite;
+        waitingWrite = null;
+        if (w != null) w.complete(null);
+    }
+
+    /** The stream closed: the producer waiting for it learns so. */
+    void failWaiting() {
+        CompletableFuture<Void> w = waitingWrite;
+        waitingWrite = null;
+        if (w != null) w.completeExceptionally(new ClosedChannelException());
     }
 
     void cancelTimeout() {
