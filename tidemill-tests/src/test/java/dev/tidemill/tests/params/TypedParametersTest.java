@@ -64,7 +64,10 @@ class TypedParametersTest {
 
     @BeforeAll
     static void start() {
-        Tidemill app = Tidemill.create(TestClient.config().workerLoops(2).ioThreads(1).build());
+        // The drain deadline (250 ms by default) bounds how long a refused body may take to come; a test that sends
+        // it after reading the refusal must not race that deadline, which has its own tests.
+        Tidemill app = Tidemill.create(TestClient.config().workerLoops(2).ioThreads(1)
+                .timeouts(dev.tidemill.Timeouts.builder().drain(Duration.ofSeconds(30)).build()).build());
         app.get("/str/{v}", req -> show(req.param(STR))).params(STR);
         app.get("/int/{v}", req -> show(req.param(INT))).params(INT);
         app.get("/long/{v}", req -> show(req.param(LONG))).params(LONG);

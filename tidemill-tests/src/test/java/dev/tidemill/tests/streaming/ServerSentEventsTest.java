@@ -41,7 +41,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void eventsArriveAsABrowserParsesThemAndTheHandlerEndsTheStream(Setup setup) throws Exception {
         AtomicInteger closes = new AtomicInteger();
         try (TestClient client = setup.start(app -> app.get("/events", req -> Response.sse(stream -> {
@@ -81,7 +81,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aClientThatLeavesEndsTheStreamAndOnCloseRunsOnce(Setup setup) throws Exception {
         AtomicInteger closes = new AtomicInteger();
         AtomicReference<SseStream> open = new AtomicReference<>();
@@ -142,7 +142,7 @@ class ServerSentEventsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aTopicStreamsWithIdsAndResumesFromLastEventId(Setup setup) {
         topic = Topic.<String>builder("sse-room-" + setup.mode()).replay(3, Duration.ofMinutes(1)).build();
         try (TestClient client = setup.start(app -> app.get("/rooms/{room}/events",
