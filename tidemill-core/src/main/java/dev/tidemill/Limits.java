@@ -12,8 +12,12 @@ package dev.tidemill;
  *     is sized from it); default 1,024.
  * @param maxConnections open connections; at the limit the server stops accepting until one
  *     closes. 1-16,777,216; default 10,000.
- * @param maxRequestLineBytes bytes in the request line; longer: 414. 1 B-1 MiB; default 8 KiB (8,192).
- * @param maxHeaderBytes bytes in the header block; larger: 431. 1 B-1 MiB; default 16 KiB (16,384).
+ * @param maxRequestLineBytes bytes in the request line; longer: 414. Over HTTP/2, the line the same
+ *     request would have over HTTP/1.1 ({@code :method SP :path SP HTTP/1.1}), so a target is refused
+ *     over both protocols alike. 1 B-1 MiB; default 8 KiB (8,192).
+ * @param maxHeaderBytes bytes in the header block; larger: 431. Over HTTP/2, the header list size
+ *     as HPACK counts it (name, value and 32 bytes per field, pseudo-header fields included),
+ *     announced as SETTINGS_MAX_HEADER_LIST_SIZE. 1 B-1 MiB; default 16 KiB (16,384).
  * @param maxHeaderCount header fields per request; more: 431. 1-10,000; default 100.
  * @param maxBodyBytes request body bytes after transfer decoding; larger: 413, and a declared
  *     {@code Content-Length} over it is refused before any of the body is read. 0 B-1 GiB (a body

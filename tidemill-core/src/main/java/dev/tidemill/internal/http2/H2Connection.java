@@ -1,5 +1,7 @@
 package dev.tidemill.internal.http2;
 
+import dev.tidemill.Problem;
+import dev.tidemill.internal.codec.ProblemJson;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.exchange.FileBody;
@@ -70,17 +72,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             public void onStreamClosed(Http2Stream stream) {
                 if (connection().numActiveStreams() == 0 && ctx != null) idle.start(ctx);
                 H2Request r = stream.getProperty(key);
-                if (r == null) return;
-                r.cancelTimeout();
-                r.release();
-                if (r.tunnel != null) r.tunnel.streamClosed(); // a WebSocket on it ends (1006 unless closed first)
-                r.exchange.transportClosed(); // a handler still running is abandoned; an answered one is unaffected
-                if (r.streamed() != null && !r.streamed().ended()) {
-                    r.streamed().fail(dev.tidemill.Problem.of(400, "Bad Request", "the stream was closed before the body's end"));
-                }
-                r.exchange.ended();
-                r.failWaiting();
-                r.runHeld();
+                if (r != null) r.streamClosed();
             }
         });
         encoder.flowController().listener(new Http2RemoteFlowController.Listener() {
@@ -259,8 +251,7 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
      * protocol's handlers on the stream's channel, which reads what the peer sent since the request.
      */
     private void openTunnel(H2Request r, Reply reply) {
-        Http2Headers head = H2Headers.response(reply, serverHeader);
-        head.status(OK);
+        Http2Headers head = H2Headers.response(reply, serverHeader).status(H2Headers.OK);
         if (r.tunnel == null || r.stream.state() == Http2Stream.State.CLOSED) { // not an extended CONNECT, or gone
             reply.takeover().abandoned();
             resetStream(ctx, r.exchange.id(), Http2Error.CANCEL.code(), ctx.newPromise());
@@ -270,8 +261,6 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
         reply.takeover().install(r.tunnel);
         r.tunnel.register();
     }
-
-    private static final io.netty.util.AsciiString OK = io.netty.util.AsciiString.cached("200");
 
     /** Flushes now, unless inside a read (whose end flushes): for a tunnel's writes and window updates. */
     void flushUnlessReading() {
@@ -371,20 +360,28 @@ final class H2Connection extends Http2ConnectionHandler implements ReplySink {
             // What was sent goes out first, then the reset says the body is truncated, never complete: a reset at once
             // would drop the DATA still queued behind the stream's window.
             H2Request r = stream.getProperty(key);
-            io.netty.channel.ChannelFuture last = r == null ? null : r.lastData;
-            if (last == null || last.isDone()) {
-                resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
-            } else {
-                last.addListener(f -> {
-                    Http2Stream s = connection().stream(ex.id());
-                    if (s != null && s.state() != Http2Stream.State.CLOSED) {
-                        resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
-                        flush(ctx);
-                    }
-                });
-            }
-            flush(ctx);
+            io.netty.channel.ChannelFuture last = r == null || r.lastData == null ? ctx.newSucceededFuture() : r.lastData;
+            last.addListener(f -> { // at once if it is done: listeners of a done future on its own loop run in addListener
+                Http2Stream s = connection().stream(ex.id());
+                if (s != null && s.state() != Http2Stream.State.CLOSED) {
+                    resetStream(ctx, ex.id(), Http2Error.INTERNAL_ERROR.code(), ctx.newPromise());
+                    flush(ctx);
+                }
+            });
         });
+    }
+
+    /**
+     * A header list past {@code maxHeaderBytes} (Netty decodes one up to 1.25 times that; past it, GOAWAY): 431 as the
+     * problem HTTP/1.1 answers, its DATA flushed at once, since Netty resets the stream next.
+     */
+    @Override
+    protected void handleServerHeaderDecodeSizeError(ChannelHandlerContext ctx, Http2Stream stream) {
+        byte[] problem = ProblemJson.render(Problem.of(431, "Request Header Fields Too Large", "the header list exceeds "
+                + server.config().limits().maxHeaderBytes() + " bytes (maxHeaderBytes)"));
+        encoder().writeHeaders(ctx, stream.id(), H2Headers.problem(problem.length), 0, false, ctx.newPromise());
+        encoder().writeData(ctx, stream.id(), Unpooled.wrappedBuffer(problem), 0, true, ctx.newPromise());
+        flush(ctx); // the flow controller's pending DATA goes out now, before the reset that follows
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.http2;
 
+import dev.tidemill.internal.codec.ProblemJson;
 import dev.tidemill.internal.exchange.DateHeader;
 import dev.tidemill.internal.exchange.Reply;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -81,6 +82,15 @@ final class H2Headers {
 
     private static boolean edgeSpace(char c) {
         return c == ' ' || c == '\t';
+    }
+
+    /** The status of an extended CONNECT's switch (RFC 8441 5). */
+    static final AsciiString OK = AsciiString.cached("200");
+
+    /** @return the head of a problem the server answers on its own: 431, {@code application/problem+json}, its length */
+    static Http2Headers problem(int length) {
+        return new DefaultHttp2Headers(false).status(AsciiString.cached("431"))
+                .set(HttpHeaderNames.CONTENT_TYPE, ProblemJson.CONTENT_TYPE).setInt(HttpHeaderNames.CONTENT_LENGTH, length);
     }
 
     /** @return a streamed answer's trailer section (names already checked and in lower case) */

@@ -17,7 +17,8 @@ import io.netty.handler.codec.http2.Http2Settings;
  *   <li>SETTINGS_MAX_CONCURRENT_STREAMS {@code maxConcurrentStreams} (100): a HEADERS past it is
  *       refused with RST_STREAM REFUSED_STREAM;
  *   <li>SETTINGS_MAX_HEADER_LIST_SIZE {@code maxHeaderBytes} (16 KiB), enforced while HPACK
- *       decodes, so a block that inflates (an HPACK bomb) stops there: 431;
+ *       decodes: past it a 431 problem on the stream; past 1.25 times it Netty stops decoding (an HPACK bomb
+ *       inflates) and the connection ends with GOAWAY;
  *       SETTINGS_HEADER_TABLE_SIZE stays at 4,096, the dynamic table a client may make us hold;
  *   <li>SETTINGS_MAX_FRAME_SIZE {@code maxFrameBytes} (16 KiB): a larger frame is a connection
  *       error FRAME_SIZE_ERROR;

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.http2;
 
+import dev.tidemill.Problem;
 import dev.tidemill.internal.exchange.RequestBodyQueue;
 import dev.tidemill.internal.exchange.Exchange;
 import io.netty.buffer.ByteBuf;
@@ -100,6 +101,24 @@ final class H2Request {
         if (held != null) held.forEach(Runnable::run);
     }
 
+    /**
+     * The stream closed (answered, reset or with its connection): the timer stops, a gathered body is dropped, a
+     * tunnel's protocol ends (a WebSocket: 1006 unless closed first), a handler still running is abandoned (an
+     * answered one is unaffected), a streamed body still coming fails, and a producer waiting for window learns it.
+     */
+    void streamClosed() {
+        cancelTimeout();
+        release();
+        if (tunnel != null) tunnel.streamClosed();
+        exchange.transportClosed();
+        if (source != null && !source.stream().ended()) {
+            source.stream().fail(Problem.of(400, "Bad Request", "the stream was closed before the body's end"));
+        }
+        exchange.ended();
+        failWaiting();
+        runHeld();
+    }
+
     /** The stream can take more: the producer waiting for it goes on. */
     void writable() {
         CompletableFuture<Void> w = waitingWrite;
@@ -108,7 +127,7 @@ final class H2Request {
     }
 
     /** The stream closed: the producer waiting for it learns so. */
-    void failWaiting() {
+    private void failWaiting() {
         CompletableFuture<Void> w = waitingWrite;
         waitingWrite = null;
         if (w != null) w.completeExceptionally(new ClosedChannelException());

@@ -110,6 +110,11 @@ final class H2Requests extends Http2FrameAdapter {
                 ? new Verdict(Problem.of(431, "Request Header Fields Too Large",
                         "more than " + limits.maxHeaderCount() + " header fields (maxHeaderCount)"), false)
                 : null;
+        // The same target is refused over both protocols: measured as the HTTP/1.1 request line it would be.
+        if (verdict == null && m.length() + uri.length() + " HTTP/1.1".length() + 1 > limits.maxRequestLineBytes()) {
+            verdict = new Verdict(Problem.of(414, "URI Too Long", "the request line (:method and :path) exceeds "
+                    + limits.maxRequestLineBytes() + " bytes (maxRequestLineBytes)"), false);
+        }
         if (verdict == null) verdict = gate.route(ex, Math.max(0, declared));
         if (verdict == null) verdict = gate.bind(ex, h);
         if (verdict != null) {
