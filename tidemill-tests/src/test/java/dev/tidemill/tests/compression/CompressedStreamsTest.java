@@ -34,7 +34,7 @@ class CompressedStreamsTest {
     private static final List<String> CODINGS = List.of("br", "zstd", "gzip");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void everyChunkOfAStreamIsDecodableWhenItArrives(Setup setup) throws Exception {
         BlockingQueue<ResponseStream> producers = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(app -> app.get("/stream",
@@ -67,7 +67,7 @@ class CompressedStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void everyEventReachesTheClientBeforeTheNextIsProduced(Setup setup) throws Exception {
         BlockingQueue<SseStream> streams = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(b -> b.ssePing(Duration.ofHours(1)),
@@ -98,7 +98,7 @@ class CompressedStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aClientThatLeavesMidStreamFreesTheStreamAndTheServerGoesOn(Setup setup) throws Exception {
         BlockingQueue<ResponseStream> producers = new LinkedBlockingQueue<>();
         try (TestClient client = setup.start(app -> {

@@ -20,7 +20,7 @@ class HtmlResponseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aPageIsServedAsHtml(Setup setup) {
         try (TestClient client = setup.start(app -> app.get("/page", req -> page(req.query("who").orElse("?"))))) {
             TestResponse r = client.get("/page?who=%3Cscript%3E");

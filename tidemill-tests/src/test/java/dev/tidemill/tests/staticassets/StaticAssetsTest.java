@@ -50,7 +50,7 @@ class StaticAssetsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void hashedNameIsServedImmutable(Setup setup, @TempDir Path dir) throws Exception {
         StaticAssets assets = StaticAssets.builder().directory(site(dir)).build();
         try (TestClient c = setup.start(app -> app.assets("/assets", assets))) {
@@ -73,7 +73,7 @@ class StaticAssetsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void theRouteRunsInAnyModeItIsGiven(Setup setup, @TempDir Path dir) throws Exception {
         StaticAssets assets = StaticAssets.builder().directory(site(dir)).build();
         try (TestClient c = setup.start(app -> app.assets("/assets", assets).mode(setup.mode()))) {

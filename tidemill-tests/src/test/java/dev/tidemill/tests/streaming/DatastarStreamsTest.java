@@ -35,7 +35,7 @@ class DatastarStreamsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.tidemill.tests.support.Setup#modes")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void eventsOnAStreamAndFromATopic(Setup setup) {
         topic = Topic.<String>builder("board-" + setup.mode()).replay(8, Duration.ofMinutes(1)).build();
         try (TestClient client = setup.start(app -> {
