@@ -32,6 +32,8 @@ module dev.tidemill {
     requires org.jctools.core;
     requires org.slf4j;
     /** /metrics: meters, JVM binders and the Prometheus registry; no Micrometer type is in the exported API. */
+    /** Bearer tokens (internal.auth): JOSE parsing, signatures, JWK sets. */
+    requires static com.nimbusds.jose.jwt;
     requires static micrometer.core;
     requires static micrometer.registry.prometheus;
     requires static com.github.luben.zstd_jni;

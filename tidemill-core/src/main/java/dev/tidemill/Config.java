@@ -37,6 +37,8 @@ import java.util.Objects;
  *     default {@link TrustedProxies#NONE} (trust nobody)
  * @param operations health endpoints, metrics and the access log (see {@link Operations})
  * @param tls HTTPS on a second port; off by default (see {@link Tls})
+ * @param auth how callers prove who they are, for routes with a {@link Requirement}; none by
+ *     default (see {@link Auth})
  */
 public record Config(
         String host,
@@ -54,7 +56,8 @@ public record Config(
         Compression compression,
         TrustedProxies trustedProxies,
         Operations operations,
-        Tls tls) {
+        Tls tls,
+        Auth auth) {
 
     /** Default bind address: loopback. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -83,6 +86,7 @@ public record Config(
         Objects.requireNonNull(trustedProxies, "trustedProxies");
         Objects.requireNonNull(operations, "operations");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(auth, "auth");
     }
 
     /** The one check of a {@code Server} header value, shared with the environment reader. */
@@ -162,6 +166,9 @@ public record Config(
         private TrustedProxies trustedProxies = TrustedProxies.NONE;
         private Operations.Builder operations = Operations.builder();
         private Tls.Builder tls = Tls.builder();
+        private Auth auth = Auth.NONE;
+        /** Bearer-token settings gathered one at a time (the environment reader); replaces {@link #auth} when set. */
+        private BearerTokens.Builder bearer;
 
         private Builder() {}
 
@@ -182,6 +189,7 @@ public record Config(
             trustedProxies = c.trustedProxies;
             operations = c.operations.toBuilder();
             tls = c.tls.toBuilder();
+            auth = c.auth;
         }
 
         /** @param v bind address @return this */
@@ -321,6 +329,14 @@ public record Config(
         public Builder tls(Tls v) { tls = v.toBuilder(); return this; }
         /** @param change changes to the TLS settings held so far, e.g. {@code t -> t.port(0)} @return this */
         public Builder tls(java.util.function.Consumer<Tls.Builder> change) { change.accept(tls); return this; }
+        /** @param v how callers prove who they are @return this */
+        public Builder auth(Auth v) { auth = java.util.Objects.requireNonNull(v); bearer = null; return this; }
+        /** @param change bearer-token settings, one at a time (the environment reader's way) @return this */
+        public Builder bearer(java.util.function.Consumer<BearerTokens.Builder> change) {
+            if (bearer == null) bearer = BearerTokens.builder();
+            change.accept(bearer);
+            return this;
+        }
         /** @param v see {@link Timeouts#ssePing()} @return this */
         public Builder ssePing(Duration v) { timeouts.ssePing(v); return this; }
 
@@ -328,7 +344,7 @@ public record Config(
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
                     serverHeader, debug, h2cUpgrade, limits.build(), timeouts.build(), compression.build(), trustedProxies,
-                    operations.build(), tls.build());
+                    operations.build(), tls.build(), bearer != null ? Auth.bearer(bearer.build()) : auth);
         }
     }
 }

@@ -111,6 +111,14 @@ final class EnvironmentConfig {
         other("TIDEMILL_TLS_CLIENT_TRUST", "tls.clientTrust", "a PEM file of CA certificates",
                 (b, v) -> b.tls(t -> t.clientTrust(path(v))));
         other("TIDEMILL_TLS_REDIRECT_HTTP", "tls.redirectHttp", "true or false", (b, v) -> b.tls(t -> t.redirectHttp(bool(v))));
+        // Bearer tokens (BearerTokens, docs/auth.md): on once any TIDEMILL_AUTH_* naming keys is set.
+        other("TIDEMILL_AUTH_ISSUER", "auth.issuer", "the issuer URL tokens name in iss (its discovery document names the keys)",
+                (b, v) -> b.bearer(t -> t.issuer(nonEmpty(v))));
+        other("TIDEMILL_AUTH_AUDIENCE", "auth.audience", "the audience tokens must name in aud", (b, v) -> b.bearer(t -> t.audience(nonEmpty(v))));
+        other("TIDEMILL_AUTH_JWKS_URI", "auth.jwksUri", "an http or https URL of a JWK set",
+                (b, v) -> b.bearer(t -> t.jwksUri(java.net.URI.create(nonEmpty(v)))));
+        duration("TIDEMILL_AUTH_LEEWAY", BearerTokens.LEEWAY, (b, d) -> b.bearer(t -> t.leeway(d)));
+        intSize("TIDEMILL_AUTH_MAX_TOKEN_SIZE", BearerTokens.MAX_TOKEN_BYTES, (b, n) -> b.bearer(t -> t.maxTokenBytes(n)));
         duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));
     }
 

@@ -127,6 +127,14 @@ public interface Request {
     /** @param name attribute name @return a value set by a filter with {@link #attribute(String, Object)} */
     Optional<Object> attribute(String name);
 
+    /**
+     * @return who called and how ({@link Principal#via()}), on a route with a {@link Requirement}
+     *     that the request met; empty on a route without one (nothing is authenticated there)
+     */
+    default Optional<Principal> principal() {
+        return Optional.empty();
+    }
+
     /** @param name attribute name @param value value, visible to later filters and the handler */
     void attribute(String name, Object value);
 

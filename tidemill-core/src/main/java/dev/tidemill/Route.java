@@ -28,6 +28,7 @@ public final class Route {
     private final RouteDocs docs = new RouteDocs();
     private Cors cors;
     private RateLimit rateLimit;
+    private Requirement requirement;
 
     Route(Tidemill app, String method, String pattern, Handler handler, RouteGroup group) {
         this.app = app;
@@ -309,6 +310,22 @@ public final class Route {
         app.checkNotStarted();
         rateLimit = Objects.requireNonNull(limit, "rateLimit");
         return this;
+    }
+
+    /**
+     * @param who who may call this route, overriding its group's and the app's ({@link
+     *     Requirement#anonymous()} lifts an inherited one)
+     * @return this
+     */
+    public Route requires(Requirement who) {
+        app.checkNotStarted();
+        requirement = Objects.requireNonNull(who, "requires");
+        return this;
+    }
+
+    /** @return the requirement set on this route itself, if any */
+    public Optional<Requirement> requirement() {
+        return Optional.ofNullable(requirement);
     }
 
     /** @return the CORS policy set on this route itself, if any */

@@ -22,6 +22,7 @@ public final class RouteGroup implements Routes {
     private Duration requestTimeout;
     private Cors cors;
     private RateLimit rateLimit;
+    private Requirement requirement;
 
     RouteGroup(Tidemill app, RouteGroup parent, String prefix) {
         this.app = app;
@@ -86,6 +87,18 @@ public final class RouteGroup implements Routes {
         app.checkNotStarted();
         rateLimit = Objects.requireNonNull(limit, "rateLimit");
         return this;
+    }
+
+    /** @param who who may call the group's routes, unless a route says otherwise @return this */
+    public RouteGroup requires(Requirement who) {
+        app.checkNotStarted();
+        requirement = Objects.requireNonNull(who, "requires");
+        return this;
+    }
+
+    /** @return the requirement set on this group, or inherited from an enclosing group */
+    public Optional<Requirement> requirement() {
+        return requirement != null ? Optional.of(requirement) : parent().flatMap(RouteGroup::requirement);
     }
 
     /** @return the CORS policy set on this group, or inherited */

@@ -37,6 +37,7 @@ public final class Tidemill implements Routes {
     private OpenApiRoutes openApi;
     private Cors cors = Cors.none();
     private RateLimit rateLimit;
+    private Requirement requirement;
     private volatile boolean started;
 
     private Tidemill(Config config) {
@@ -111,6 +112,13 @@ public final class Tidemill implements Routes {
     public Tidemill rateLimit(RateLimit limit) {
         checkNotStarted();
         rateLimit = Objects.requireNonNull(limit, "rateLimit");
+        return this;
+    }
+
+    /** @param who who may call the routes and groups that do not say otherwise @return this */
+    public Tidemill requires(Requirement who) {
+        checkNotStarted();
+        requirement = Objects.requireNonNull(who, "requires");
         return this;
     }
 
@@ -202,7 +210,7 @@ public final class Tidemill implements Routes {
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, ops));
+                cors, rateLimit, requirement, ops));
     }
 
     /**
@@ -221,7 +229,7 @@ public final class Tidemill implements Routes {
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, dev.tidemill.internal.exchange.ServerObserver.NONE));
+                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE));
     }
 
     /**

@@ -38,7 +38,8 @@ class PublicApiBoundaryTest {
             dev.tidemill.datastar.SignalLimits.class,
             Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class,
             Multipart.class, Multipart.Part.class, Upload.class,
-            Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class);
+            Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class,
+            Auth.class, BearerTokens.class, BearerTokens.Builder.class, Principal.class, Principal.Via.class, Requirement.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

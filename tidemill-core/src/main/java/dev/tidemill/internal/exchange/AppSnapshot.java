@@ -20,6 +20,7 @@ import java.util.Map;
  * @param json the JSON codec
  * @param cors the app's CORS policy ({@link Cors#none()} if it has none)
  * @param rateLimit the app's rate limit, or null
+ * @param requirement who may call the app's routes that do not say otherwise, or null
  * @param observer who watches the exchanges (metrics, access log, health: {@code internal.ops})
  */
 public record AppSnapshot(
@@ -30,11 +31,12 @@ public record AppSnapshot(
         JsonCodec json,
         Cors cors,
         RateLimit rateLimit,
+        dev.tidemill.Requirement requirement,
         ServerObserver observer) {
 
     /** An app without an app-wide CORS policy or rate limit, that nobody watches. */
     public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
             Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
-        this(config, routes, filters, mappers, json, Cors.none(), null, ServerObserver.NONE);
+        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE);
     }
 }

@@ -31,6 +31,7 @@ import java.util.List;
  * @param cors its CORS policy (the route's, its groups', else the app's), null if none applies
  * @param limiter its rate limit's state (nearest wins), null if none applies or the route is operational
  * @param observer what records its responses (metrics, access log), resolved once; null when nothing does
+ * @param requirement who may call it (the route's, its groups', else the app's), null if none applies
  */
 public record Endpoint(
         Route route,
@@ -44,24 +45,26 @@ public record Endpoint(
         boolean compress,
         Cors cors,
         Limiter limiter,
-        RouteObserver observer) {
+        RouteObserver observer,
+        dev.tidemill.Requirement requirement) {
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
         return resolve(route, appFilters, config, ServerObserver.NONE);
     }
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config, ServerObserver observers) {
-        return resolve(route, appFilters, config, Cors.none(), null, l -> null, observers);
+        return resolve(route, appFilters, config, Cors.none(), null, null, l -> null, observers);
     }
 
     /**
      * @param appCors the app's CORS policy ({@link Cors#none()} if none)
      * @param appLimit the app's rate limit, or null
+     * @param appRequirement the app's requirement, or null
      * @param limiters the state of each rate limit object, one per object
      * @param observers who records responses
      */
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config, Cors appCors, RateLimit appLimit,
-            Function<RateLimit, Limiter> limiters, ServerObserver observers) {
+            dev.tidemill.Requirement appRequirement, Function<RateLimit, Limiter> limiters, ServerObserver observers) {
         List<Filter> chain = new ArrayList<>(appFilters);
         List<RouteGroup> groups = new ArrayList<>();
         for (RouteGroup g = route.group().orElse(null); g != null; g = g.parent().orElse(null)) groups.add(g);
@@ -84,7 +87,8 @@ public record Endpoint(
         return new Endpoint(route, route.handler(), chain.toArray(Filter[]::new), names,
                 new ParamCoercer(route.params(), names), mode, body, timeout,
                 route.compress().orElse(config.compression().enabled()), cors.enabled() ? cors : null, limiter,
-                observers.route(route));
+                observers.route(route),
+                route.requirement().or(() -> route.group().flatMap(RouteGroup::requirement)).orElse(appRequirement));
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

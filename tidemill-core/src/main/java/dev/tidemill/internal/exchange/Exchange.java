@@ -123,6 +123,16 @@ public final class Exchange extends ExchangeRequest implements Runnable {
         return connectProtocol;
     }
 
+    /** Who called, for a route with a requirement; set by the gate. */
+    dev.tidemill.Principal principal;
+    /** The gate's decision still to come, when authenticating the caller takes a fetch ({@link Verdict#PENDING}). */
+    java.util.concurrent.CompletionStage<Verdict> admission;
+
+    @Override
+    public java.util.Optional<dev.tidemill.Principal> principal() {
+        return java.util.Optional.ofNullable(principal);
+    }
+
     /** @return the transport's number for this exchange */
     public int id() {
         return id;

@@ -28,6 +28,8 @@ public final class ExchangeContext {
     private final java.util.concurrent.atomic.LongAdder bodyBytesHeld = new java.util.concurrent.atomic.LongAdder();
     private final Config config;
     private final RouteGate gate;
+    /** Who is calling, for routes with a requirement; fetches token keys in the background. */
+    private final dev.tidemill.internal.auth.Authenticator authenticator;
     private final Dispatcher dispatcher;
     private final Replies replies;
     private final BodyBinder binder;
@@ -57,7 +59,7 @@ public final class ExchangeContext {
         Router<Endpoint> router = new Router<>();
         Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
         for (Route r : app.routes()) {
-            router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(),
+            router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(), app.requirement(),
                     l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer));
         }
         this.limiters = List.copyOf(limiters.values());
@@ -65,7 +67,9 @@ public final class ExchangeContext {
         boolean anyCors = appCors != null;
         for (Route r : app.routes()) anyCors |= r.cors().or(() -> r.group().flatMap(RouteGroup::cors)).isPresent();
         this.clients = new ClientAddresses(config.trustedProxies());
-        this.gate = new RouteGate(router, config.limits(), anyCors, appCors);
+        this.authenticator = new dev.tidemill.internal.auth.Authenticator(config.auth());
+        this.gate = new RouteGate(router, config.limits(), anyCors, appCors, authenticator);
+        authenticator.start();
         this.replies = new Replies(app.json(), alloc, config.compression(), webSocket);
         int loops = config.effectiveWorkerLoops();
         int perLoop = config.limits().concurrencyPerLoop();
@@ -219,6 +223,7 @@ public final class ExchangeContext {
 
     /** Stops the worker loops and the virtual-thread executor (after connections are closed). */
     public void close() {
+        authenticator.close();
         dispatcher.close();
     }
 }

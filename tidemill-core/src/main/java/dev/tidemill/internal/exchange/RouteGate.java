@@ -3,6 +3,8 @@ package dev.tidemill.internal.exchange;
 import dev.tidemill.Limits;
 import dev.tidemill.Problem;
 import dev.tidemill.ProblemException;
+import dev.tidemill.internal.auth.Authenticator;
+import dev.tidemill.internal.auth.Outcome;
 import dev.tidemill.internal.codec.ContentDecoding;
 import dev.tidemill.internal.routing.MalformedEncodingException;
 import dev.tidemill.internal.routing.ParamCoercer;
@@ -39,16 +41,18 @@ public final class RouteGate {
     /** Whether any CORS policy exists: without one, a preflight is an ordinary OPTIONS request. */
     private final boolean cors;
     private final dev.tidemill.Cors appCors;
+    private final Authenticator auth;
 
     RouteGate(Router<Endpoint> router, Limits limits) {
-        this(router, limits, false, null);
+        this(router, limits, false, null, new Authenticator(dev.tidemill.Auth.NONE));
     }
 
-    RouteGate(Router<Endpoint> router, Limits limits, boolean cors, dev.tidemill.Cors appCors) {
+    RouteGate(Router<Endpoint> router, Limits limits, boolean cors, dev.tidemill.Cors appCors, Authenticator auth) {
         this.router = router;
         this.limits = limits;
         this.cors = cors;
         this.appCors = appCors;
+        this.auth = auth;
     }
 
     /**
@@ -146,7 +150,45 @@ public final class RouteGate {
         }
         ex.values = coerced.values();
         ex.pathValues = coerced.pathValues();
-        return RateLimits.admit(ex);
+        Verdict who = admit(ex, headers);
+        return who != null ? who : RateLimits.admit(ex);
+    }
+
+    /**
+     * Authenticates the caller of a route with a requirement (see {@link Authenticator}), before the
+     * rate limit, so a limit may count per caller.
+     *
+     * @return null when the caller may go on (its principal set), a refusal, or {@link Verdict#PENDING}
+     */
+    private Verdict admit(Exchange ex, HttpHeaders headers) {
+        if (ex.endpoint.requirement() == null) return null;
+        String subject = ex.tlsPrincipal().map(java.security.Principal::getName).orElse(null);
+        return settle(ex, auth.authenticate(ex.endpoint.requirement(), headers.getAll(HttpHeaderNames.AUTHORIZATION), subject));
+    }
+
+    private Verdict settle(Exchange ex, Outcome outcome) {
+        return switch (outcome) {
+            case Outcome.Admitted a -> {
+                ex.principal = a.principal();
+                yield null;
+            }
+            case Outcome.Refused r -> new Verdict(Problem.of(r.status(), r.title(), r.detail()), false, r.headers());
+            case Outcome.Pending p -> {
+                ex.admission = p.later().thenApply(o -> {
+                    Verdict v = settle(ex, o);
+                    return v != null ? v : RateLimits.admit(ex);
+                });
+                yield Verdict.PENDING;
+            }
+        };
+    }
+
+    /**
+     * @param ex an exchange whose {@link #bind} was {@link Verdict#PENDING}
+     * @return its verdict once the caller is authenticated (null: go on), completed off the transport's thread
+     */
+    public java.util.concurrent.CompletionStage<Verdict> admission(Exchange ex) {
+        return ex.admission;
     }
 
     /** @return whether some route takes this method */

@@ -12,6 +12,12 @@ import dev.tidemill.Problem;
  */
 public record Verdict(Problem problem, boolean close, String... headers) {
 
+    /**
+     * Not decided yet: {@link RouteGate#admission} completes with the verdict (null to go on) once
+     * the caller is authenticated off the transport's thread. Compared by identity.
+     */
+    public static final Verdict PENDING = new Verdict(null, false);
+
     /** @return a verdict that keeps the connection */
     static Verdict of(int status, String title, String detail) {
         return new Verdict(Problem.of(status, title, detail), false);

@@ -60,6 +60,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private boolean partialHead;
     /** A request without keep-alive was read: nothing after it may be processed (RFC 9112 9.6). */
     private boolean lastRequestRead;
+    /** A head's caller is being authenticated off the loop: what arrives meanwhile waits in the backlog. */
+    private boolean admitting;
 
     Http1Connection(ExchangeContext server, HeadChecks checks, ResponseEncoder encoder, ResponseBatcher batcher,
             RequestDecoder decoder, FileSends fileSends) {
@@ -164,7 +166,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (parked() || (msg instanceof HttpRequest && mustPark())) {
+        if (admitting || parked() || (msg instanceof HttpRequest && mustPark())) {
             backlog.park(msg, ctx.channel()); // pipelining cap reached, or the client is not reading our responses
             return;
         }
@@ -213,6 +215,31 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
         if (verdict == null) verdict = gate.route(ex, Math.max(0, framing.declaredLength()));
         if (verdict == null) verdict = HeadChecks.expect(framing);
         if (verdict == null) verdict = gate.bind(ex, req.headers());
+        if (verdict == Verdict.PENDING) {
+            awaitAdmission(ex, req, framing);
+            return;
+        }
+        proceed(ex, req, framing, verdict);
+    }
+
+    /**
+     * The caller is authenticated off the loop (a key fetch): reading stops, what arrives meanwhile
+     * waits in the backlog, and the request goes on from here once the verdict is back.
+     */
+    private void awaitAdmission(Exchange ex, HttpRequest req, HeadFraming framing) {
+        admitting = true;
+        ctx.channel().config().setAutoRead(false);
+        gate.admission(ex).whenComplete((verdict, failure) -> ctx.executor().execute(() -> {
+            admitting = false;
+            if (!phase.closed()) {
+                proceed(ex, req, framing, failure == null ? verdict
+                        : new Verdict(dev.tidemill.Problem.of(500, "Internal Server Error", "authenticating the caller failed"), true));
+            }
+            readBacklog();
+        }));
+    }
+
+    private void proceed(Exchange ex, HttpRequest req, HeadFraming framing, Verdict verdict) {
         if (verdict != null) {
             phase.refuse(ex, verdict, framing);
         } else if (ex.endpoint().route().streamsBody()) {
@@ -223,6 +250,7 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     }
 
     private void readBacklog() {
+        if (admitting) return;
         while (parked() && !phase.closed()) {
             Object m = backlog.peek();
             if (m instanceof HttpRequest && mustPark()) return;

@@ -6,6 +6,8 @@ import dev.tidemill.internal.exchange.Exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -49,6 +51,14 @@ final class H2Request {
      * its own drain ends: DATA before HEADERS would break the stream.
      */
     private ArrayDeque<Runnable> behindHead;
+    /** The caller is authenticated off the loop: DATA (and the end) waits in {@link #held}, its window not given back. */
+    boolean admitting;
+    private ArrayDeque<Object[]> held;
+
+    /** Reads a DATA frame's bytes as the connection does; returns the bytes whose window may be given back. */
+    interface DataReader {
+        int read(ByteBuf data, boolean end) throws Http2Exception;
+    }
 
     H2Request(Exchange exchange, Http2Stream stream) {
         this.exchange = exchange;
@@ -86,6 +96,26 @@ final class H2Request {
         }
     }
 
+    /** Keeps a DATA frame (retained) until the verdict; an empty one with {@code end} stands for trailers. */
+    void hold(ByteBuf data, boolean end) {
+        if (held == null) held = new ArrayDeque<>(2);
+        held.add(new Object[] {data.retain(), end});
+    }
+
+    /** Reads what was held, in order, giving back the window each read frees. */
+    void replayHeld(DataReader reader, Http2LocalFlowController flow) throws Http2Exception {
+        while (held != null && !held.isEmpty()) {
+            Object[] f = held.poll();
+            ByteBuf data = (ByteBuf) f[0];
+            try {
+                int done = reader.read(data, (Boolean) f[1]);
+                if (done > 0 && stream.state() != Http2Stream.State.CLOSED) flow.consumeBytes(stream, done);
+            } finally {
+                data.release();
+            }
+        }
+    }
+
     /** @return whether {@code write} waits for the head (held until {@link #runHeld}) */
     boolean holdBehindHead(Runnable write) {
         if (replied) return false;
@@ -117,6 +147,7 @@ final class H2Request {
         exchange.ended();
         failWaiting();
         runHeld();
+        while (held != null && !held.isEmpty()) ((ByteBuf) held.poll()[0]).release();
     }
 
     /** The stream can take more: the producer waiting for it goes on. */

@@ -66,6 +66,10 @@ final class H2Requests extends Http2FrameAdapter {
             }
             String bad = H2Headers.malformed(headers, true);
             if (bad != null) throw Http2Exception.streamError(streamId, Http2Error.PROTOCOL_ERROR, bad);
+            if (r.admitting) {
+                r.hold(io.netty.buffer.Unpooled.EMPTY_BUFFER, true);
+                return;
+            }
             if (r.tunnel != null) {
                 r.requestEnded = true;
                 r.tunnel.inputEnded();
@@ -117,20 +121,46 @@ final class H2Requests extends Http2FrameAdapter {
         }
         if (verdict == null) verdict = gate.route(ex, Math.max(0, declared));
         if (verdict == null) verdict = gate.bind(ex, h);
+        if (verdict == Verdict.PENDING) { // authenticated off the loop: DATA waits on the stream, unconsumed
+            r.admitting = true;
+            gate.admission(ex).whenComplete((v, failure) -> ctx.executor().execute(() -> admitted(ctx, r, v, failure, declared)));
+            return;
+        }
+        proceed(ctx, r, verdict, declared);
+    }
+
+    private void admitted(ChannelHandlerContext ctx, H2Request r, Verdict verdict, Throwable failure, long declared) {
+        r.admitting = false;
+        if (r.stream.state() == Http2Stream.State.CLOSED) return;
+        proceed(ctx, r, failure == null ? verdict
+                : new Verdict(Problem.of(500, "Internal Server Error", "authenticating the caller failed"), false), declared);
+        try {
+            r.replayHeld((data, end) -> onDataRead(ctx, r.stream.id(), data, 0, end), conn.decoder().flowController());
+        } catch (Http2Exception e) {
+            conn.onError(ctx, false, e);
+        }
+        conn.flushUnlessReading();
+    }
+
+    /** The rest of a request's head once its verdict is known: refused, or its body read, streamed or tunnelled. */
+    private void proceed(ChannelHandlerContext ctx, H2Request r, Verdict verdict, long declared) {
+        Exchange ex = r.exchange;
+        boolean endStream = r.requestEnded;
+        boolean tunnel = ex.extendedConnect() != null;
         if (verdict != null) {
             r.refused = true;
             ex.refuse(verdict, false);
             return;
         }
         if (tunnel) { // dispatched now: what follows is the tunnel's bytes, held until the handler switches (or not)
-            r.tunnel = new H2Tunnel(conn, stream, server.config().timeouts().linger().toNanos());
+            r.tunnel = new H2Tunnel(conn, r.stream, server.config().timeouts().linger().toNanos());
             if (endStream) r.tunnel.inputEnded();
             ex.body(new byte[0]);
             dispatch(ctx, r);
             return;
         }
         if (!endStream && ex.endpoint().route().streamsBody()) {
-            r.source = new H2RequestBody(ctx, conn.decoder().flowController(), stream, limits.bodyHighWaterBytes(),
+            r.source = new H2RequestBody(ctx, conn.decoder().flowController(), r.stream, limits.bodyHighWaterBytes(),
                     ex.endpoint().maxBodyBytes(), server.bodyBytesHeld(), () -> {
                         if (r.replied) conn.stopRequestBody(r);
                     });
@@ -180,6 +210,10 @@ final class H2Requests extends Http2FrameAdapter {
         Http2Stream stream = conn.connection().stream(streamId);
         H2Request r = stream == null ? null : stream.getProperty(conn.key());
         if (r == null || r.refused) return n + padding; // not wanted: dropped, its window given back at once
+        if (r.admitting) {
+            r.hold(data, endOfStream); // its window comes back when it is replayed
+            return padding;
+        }
         Exchange ex = r.exchange;
         if (r.tunnel != null) {
             r.tunnel.data(data, endOfStream); // its window comes back as the tunnel's pipeline reads it

@@ -28,6 +28,8 @@ public enum OptionalDependency {
     /** Bean validation of bound bodies, and their constraints in the OpenAPI schemas. */
     VALIDATION("bean validation", "org.hibernate.validator:hibernate-validator", "org.hibernate.validator",
             "org.hibernate.validator.HibernateValidator", "jakarta.validation.Validation"),
+    /** Bearer tokens: JOSE parsing, signature verification and JWK sets. */
+    JOSE("bearer tokens", "com.nimbusds:nimbus-jose-jwt", "com.nimbusds.jose.jwt", "com.nimbusds.jwt.SignedJWT"),
     /** Swagger UI's page and files for the OpenAPI document. */
     SWAGGER_UI("Swagger UI", "org.webjars:swagger-ui", "swagger.ui", null);
 

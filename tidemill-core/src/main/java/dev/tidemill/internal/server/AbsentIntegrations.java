@@ -30,6 +30,7 @@ final class AbsentIntegrations {
         }
         if (!OptionalDependency.VALIDATION.present()) off.add("bean validation of bodies (add "
                 + OptionalDependency.VALIDATION.artifact() + ")");
+        if (!OptionalDependency.JOSE.present()) off.add("bearer tokens (add " + OptionalDependency.JOSE.artifact() + ")");
         if (!OptionalDependency.SWAGGER_UI.present()) off.add("Swagger UI for OpenApi (add "
                 + OptionalDependency.SWAGGER_UI.artifact() + ")");
         return off.isEmpty() ? Optional.empty() : Optional.of("optional integrations off, their jars absent: " + String.join("; ", off));

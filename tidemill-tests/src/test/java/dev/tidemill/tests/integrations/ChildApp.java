@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 final class ChildApp implements AutoCloseable {
     /** Every optional integration's jars, by a part of their file name. */
     static final List<String> ALL = List.of("micrometer-", "brotli4j", "native-linux-x86_64", "zstd-jni",
-            "netty-tcnative", "hibernate-validator", "jakarta.validation", "swagger-ui");
+            "netty-tcnative", "hibernate-validator", "jakarta.validation", "swagger-ui", "nimbus-jose-jwt");
 
     private final Process process;
     final int port;
@@ -109,7 +109,7 @@ final class ChildApp implements AutoCloseable {
     /** The filter has something to take away: this JVM has the jars the child goes without. */
     static void assertParentHasThem() {
         assertThat(System.getProperty("java.class.path")).contains("micrometer-core", "brotli4j", "zstd-jni",
-                "hibernate-validator", "swagger-ui");
+                "hibernate-validator", "swagger-ui", "nimbus-jose-jwt");
     }
 
     ChildApp awaitListening() throws InterruptedException {
