@@ -28,6 +28,9 @@ final class AppCommand {
               routes     print every route: method, pattern, execution mode, parameters
               openapi    print the OpenAPI 3.1 document (JSON) without starting a server
               settings   print every TIDEMILL_* variable, its default and whether it is set (never its value)
+              apikey NAME [SCOPE ...]
+                         make an API key for NAME: prints the key (give it to the client; it is not kept)
+                         and the line for the keys file (TIDEMILL_API_KEYS_FILE), which holds only its digest
               --help     this text
 
             Settings come from TIDEMILL_* environment variables; see docs/cli.md.
@@ -45,6 +48,7 @@ final class AppCommand {
      */
     static int execute(Tidemill app, String[] args, PrintStream out, PrintStream err, Consumer<Server> started) {
         String command = args.length == 0 ? "serve" : args[0];
+        if (command.equals("apikey")) return apiKey(args, out, err);
         if (args.length > 1) {
             err.println("tidemill: '" + command + "' takes no arguments (got " + (args.length - 1) + " more); try --help");
             return USAGE;
@@ -61,10 +65,32 @@ final class AppCommand {
             default -> {
                 // The argument is the user's own typing, but it could be anything: print it only if it is short and plain.
                 String shown = command.length() <= 40 && command.chars().allMatch(c -> c > 0x20 && c < 0x7f) ? "'" + command + "'" : "argument";
-                err.println("tidemill: unknown command " + shown + "; expected serve, routes, openapi, settings or --help");
+                err.println("tidemill: unknown command " + shown + "; expected serve, routes, openapi, settings, apikey or --help");
                 return USAGE;
             }
         }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code apikey NAME [SCOPE ...]}: a new key on stdout, then its keys-file line. */
+    private static int apiKey(String[] args, PrintStream out, PrintStream err) {
+        if (args.length < 2) {
+            err.println("tidemill: apikey needs the name of who will hold the key: apikey NAME [SCOPE ...]");
+            return USAGE;
+        }
+        ApiKeys.Generated made;
+        try {
+            for (int i = 2; i < args.length; i++) new Requirement.Scope(args[i]);
+            made = ApiKeys.generate(args[1], java.util.Set.of(java.util.Arrays.copyOfRange(args, 2, args.length)));
+        } catch (IllegalArgumentException e) {
+            err.println("tidemill: apikey: " + e.getMessage());
+            return USAGE;
+        }
+        out.println("key:  " + made.key());
+        out.println("line: " + made.entry().line());
+        out.println("Give the key to " + args[1] + " now: it is not stored anywhere. Add the line to the file "
+                + "TIDEMILL_API_KEYS_FILE names; a client sends 'Authorization: ApiKey <key>'.");
         out.flush();
         return 0;
     }

@@ -169,6 +169,9 @@ public record Config(
         private Auth auth = Auth.NONE;
         /** Bearer-token settings gathered one at a time (the environment reader); replaces {@link #auth} when set. */
         private BearerTokens.Builder bearer;
+        /** API keys and the header that carries them, set one at a time (the environment reader); added to {@link #auth}. */
+        private ApiKeys apiKeys;
+        private String apiKeyHeader;
 
         private Builder() {}
 
@@ -330,7 +333,16 @@ public record Config(
         /** @param change changes to the TLS settings held so far, e.g. {@code t -> t.port(0)} @return this */
         public Builder tls(java.util.function.Consumer<Tls.Builder> change) { change.accept(tls); return this; }
         /** @param v how callers prove who they are @return this */
-        public Builder auth(Auth v) { auth = java.util.Objects.requireNonNull(v); bearer = null; return this; }
+        public Builder auth(Auth v) {
+            auth = java.util.Objects.requireNonNull(v);
+            bearer = null;
+            apiKeys = null;
+            return this;
+        }
+        /** @param v the API keys accepted, added to {@link #auth} @return this */
+        public Builder apiKeys(ApiKeys v) { apiKeys = java.util.Objects.requireNonNull(v); return this; }
+        /** @param v a header that carries an API key alone, see {@link ApiKeys#header(String)} @return this */
+        public Builder apiKeyHeader(String v) { apiKeyHeader = java.util.Objects.requireNonNull(v); return this; }
         /** @param change bearer-token settings, one at a time (the environment reader's way) @return this */
         public Builder bearer(java.util.function.Consumer<BearerTokens.Builder> change) {
             if (bearer == null) bearer = BearerTokens.builder();
@@ -344,7 +356,17 @@ public record Config(
         public Config build() {
             return new Config(host, port, transport, ioThreads, workerLoops, executionMode, assignment,
                     serverHeader, debug, h2cUpgrade, limits.build(), timeouts.build(), compression.build(), trustedProxies,
-                    operations.build(), tls.build(), bearer != null ? Auth.bearer(bearer.build()) : auth);
+                    operations.build(), tls.build(), resolvedAuth());
+        }
+
+        private Auth resolvedAuth() {
+            Auth a = bearer != null ? auth.withBearer(bearer.build()) : auth;
+            ApiKeys keys = apiKeys != null ? apiKeys : a.apiKeys().orElse(null);
+            if (apiKeyHeader != null) {
+                if (keys == null) throw new IllegalArgumentException("apiKeyHeader needs API keys (TIDEMILL_API_KEYS_FILE)");
+                keys = keys.header(apiKeyHeader);
+            }
+            return keys != null ? a.withApiKeys(keys) : a;
         }
     }
 }

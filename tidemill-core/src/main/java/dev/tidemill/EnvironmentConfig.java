@@ -117,6 +117,10 @@ final class EnvironmentConfig {
         other("TIDEMILL_AUTH_AUDIENCE", "auth.audience", "the audience tokens must name in aud", (b, v) -> b.bearer(t -> t.audience(nonEmpty(v))));
         other("TIDEMILL_AUTH_JWKS_URI", "auth.jwksUri", "an http or https URL of a JWK set",
                 (b, v) -> b.bearer(t -> t.jwksUri(java.net.URI.create(nonEmpty(v)))));
+        other("TIDEMILL_API_KEYS_FILE", "auth.apiKeys", "a file of API key digests, one 'name sha256:<hex> [scope ...]' per line",
+                (b, v) -> b.apiKeys(ApiKeys.read(path(v))));
+        other("TIDEMILL_API_KEY_HEADER", "auth.apiKeys.header", "a header name that carries an API key alone, such as X-API-Key",
+                (b, v) -> b.apiKeyHeader(nonEmpty(v)));
         duration("TIDEMILL_AUTH_LEEWAY", BearerTokens.LEEWAY, (b, d) -> b.bearer(t -> t.leeway(d)));
         intSize("TIDEMILL_AUTH_MAX_TOKEN_SIZE", BearerTokens.MAX_TOKEN_BYTES, (b, n) -> b.bearer(t -> t.maxTokenBytes(n)));
         duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));

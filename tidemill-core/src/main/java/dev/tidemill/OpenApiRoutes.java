@@ -32,8 +32,8 @@ final class OpenApiRoutes {
     }
 
     /** Renders the document; called at start. */
-    void build(List<Route> all) {
-        document = document(settings, all);
+    void build(List<Route> all, Requirement appRequirement, Auth auth) {
+        document = document(settings, all, appRequirement, auth);
     }
 
     /**
@@ -42,10 +42,16 @@ final class OpenApiRoutes {
      * @return the document, indented UTF-8 JSON
      * @throws IllegalStateException if two operations share an operationId
      */
-    static byte[] document(OpenApi settings, List<Route> all) {
+    static byte[] document(OpenApi settings, List<Route> all, Requirement appRequirement, Auth auth) {
         List<OpenApiDocument.Entry> entries = new ArrayList<>(all.size());
-        for (Route r : all) entries.add(new OpenApiDocument.Entry(r, r.kind()));
-        return OpenApiDocument.render(new OpenApiDocument.Info(settings.title(), settings.version(), settings.description()), entries);
+        for (Route r : all) {
+            Requirement who = r.requirement().or(() -> r.group().flatMap(RouteGroup::requirement)).orElse(appRequirement);
+            entries.add(new OpenApiDocument.Entry(r, r.kind(), who));
+        }
+        OpenApiDocument.Schemes schemes = new OpenApiDocument.Schemes(auth.bearerTokens().isPresent(), auth.apiKeys().isPresent(),
+                auth.apiKeys().flatMap(ApiKeys::header));
+        return OpenApiDocument.render(new OpenApiDocument.Info(settings.title(), settings.version(), settings.description()),
+                entries, schemes);
     }
 
     OpenApi settings() {

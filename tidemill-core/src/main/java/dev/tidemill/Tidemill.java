@@ -142,7 +142,7 @@ public final class Tidemill implements Routes {
 
     /** @return the OpenAPI document as {@code openapi} prints it: the app's settings, else {@link OpenApi#DEFAULTS} */
     byte[] openApiDocument() {
-        return OpenApiRoutes.document(openApi == null ? OpenApi.DEFAULTS : openApi.settings(), routes);
+        return OpenApiRoutes.document(openApi == null ? OpenApi.DEFAULTS : openApi.settings(), routes, requirement, config.auth());
     }
 
     /**
@@ -204,7 +204,7 @@ public final class Tidemill implements Routes {
             operationalRoutes(ops);
             started = true;
         }
-        if (openApi != null) openApi.build(routes); // before binding: a duplicate operationId fails the start
+        if (openApi != null) openApi.build(routes, requirement, config.auth()); // before binding: a duplicate operationId fails the start
         for (Route r : routes) {
             r.body().ifPresent(type -> BodyBinder.requireValidator(type, "is the body of " + r.method() + " " + r.pattern()));
         }

@@ -125,7 +125,7 @@ class AppCommandTest {
     @Test
     void aBadCommandLineIsOneLineOnStderrAndStatus2() {
         assertThat(run(app(), "deploy")).isEqualTo(2);
-        assertThat(err()).isEqualTo("tidemill: unknown command 'deploy'; expected serve, routes, openapi, settings or --help"
+        assertThat(err()).isEqualTo("tidemill: unknown command 'deploy'; expected serve, routes, openapi, settings, apikey or --help"
                 + System.lineSeparator());
         assertThat(out()).isEmpty();
         err.reset();
@@ -134,5 +134,31 @@ class AppCommandTest {
         err.reset();
         assertThat(run(app(), "\u001b[31mx")).isEqualTo(2);
         assertThat(err()).doesNotContain("\u001b").contains("unknown command argument");
+    }
+
+    @Test
+    void apikeyPrintsANewKeyAndItsDigestLineAndTheKeyMatchesTheLine() {
+        assertThat(run(app(), "apikey", "billing", "invoices:read", "invoices:write")).isZero();
+        List<String> lines = out().lines().toList();
+        String key = lines.get(0).substring("key:  ".length());
+        String line = lines.get(1).substring("line: ".length());
+        assertThat(key).startsWith(ApiKeys.PREFIX).hasSize(ApiKeys.PREFIX.length() + 43);
+        assertThat(line).startsWith("billing sha256:").endsWith(" invoices:read invoices:write").doesNotContain(key);
+        ApiKeys keys = ApiKeys.parse(line);
+        assertThat(keys.find(key)).hasValueSatisfying(e -> {
+            assertThat(e.name()).isEqualTo("billing");
+            assertThat(e.scopes()).containsExactlyInAnyOrder("invoices:read", "invoices:write");
+        });
+        assertThat(keys.find(key + "x")).isEmpty();
+        out.reset();
+        assertThat(run(app(), "apikey", "billing")).isZero();
+        assertThat(out()).doesNotContain(key).as("a new key every time");
+        assertThat(run(app(), "apikey")).isEqualTo(2);
+        assertThat(err()).contains("apikey needs the name");
+        err.reset();
+        assertThat(run(app(), "apikey", "two words", "x")).isEqualTo(2);
+        err.reset();
+        assertThat(run(app(), "apikey", "svc", "bad\"scope")).isEqualTo(2);
+        assertThat(err()).contains("scope");
     }
 }

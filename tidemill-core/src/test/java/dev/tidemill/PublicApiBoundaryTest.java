@@ -39,7 +39,8 @@ class PublicApiBoundaryTest {
             Cors.class, Cors.Builder.class, RateLimit.class, RateLimit.Builder.class, TrustedProxies.class,
             Multipart.class, Multipart.Part.class, Upload.class,
             Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class,
-            Auth.class, BearerTokens.class, BearerTokens.Builder.class, Principal.class, Principal.Via.class, Requirement.class);
+            Auth.class, BearerTokens.class, BearerTokens.Builder.class, Principal.class, Principal.Via.class, Requirement.class,
+            ApiKeys.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

@@ -150,6 +150,7 @@ public final class Demo {
         api.get("/hello", req -> new Message("Hello, " + req.header("Origin").orElse("same origin") + "!"))
                 .returns(Message.class).summary("Greets a cross-origin caller").tags("cors");
         app.get("/limited", req -> "within the limit").rateLimit(LIMITED).returns(String.class).summary("5 per second per client");
+        DemoIdentity.register(app); // GET /me (any caller), GET /admin (scope admin)
         // /readyz runs this; a real app checks its database or broker here
         app.readiness("rooms", () -> dev.tidemill.Health.ok(rooms.stats().subscriptions() + " subscriptions"));
         return app;
@@ -222,11 +223,21 @@ public final class Demo {
     /**
      * Runs the demo until SIGTERM or SIGINT.
      *
-     * @param args a command: serve (the default), routes, openapi, settings, --help; {@code --tls} anywhere
-     *     also serves HTTPS on port 8443 with a self-signed development certificate (unless
+     * @param args a command: serve (the default), routes, openapi, settings, apikey, --help, or
+     *     {@code token NAME [SCOPE ...]} (prints a development bearer token the demo accepts when no
+     *     {@code TIDEMILL_AUTH_*} setting names another issuer); {@code --tls} anywhere also serves
+     *     HTTPS on port 8443 with a self-signed development certificate (unless
      *     {@code TIDEMILL_TLS_CERT} names a real one); settings come from TIDEMILL_* variables
      */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("token")) {
+            if (args.length < 2) {
+                System.err.println("tidemill: token needs a name: token NAME [SCOPE ...]");
+                System.exit(2);
+            }
+            System.out.println(DemoIdentity.devToken(args[1], List.of(args).subList(2, args.length)));
+            return;
+        }
         boolean tls = java.util.Arrays.asList(args).contains("--tls");
         args = java.util.Arrays.stream(args).filter(a -> !a.equals("--tls")).toArray(String[]::new);
         Config config;
@@ -238,11 +249,16 @@ public final class Demo {
             System.exit(2);
             return;
         }
-        Tidemill app = create(config);
-        app.run(args, server -> System.out.println(banner(app, server)));
+        DemoIdentity.Setup identity = DemoIdentity.setup(config);
+        Tidemill app = create(config.toBuilder().auth(identity.auth()).build());
+        app.run(args, server -> System.out.println(banner(app, server, identity)));
     }
 
     static String banner(Tidemill app, Server server) {
+        return banner(app, server, null);
+    }
+
+    static String banner(Tidemill app, Server server, DemoIdentity.Setup identity) {
         String base = "http://" + server.host() + ":" + server.port();
         StringBuilder b = new StringBuilder("\nTidemill demo on ").append(base).append('\n');
         server.tlsPort().ifPresent(p -> b.append("Tidemill demo on https://").append(server.host()).append(':').append(p)
@@ -283,6 +299,21 @@ public final class Demo {
         b.append("  head -c 300000000 /dev/zero | curl -T - ").append(base).append("/files/too-big.bin   # chunked: 413\n");
         b.append("  curl -F title=Holiday -F file=@big.bin ").append(base).append("/upload   # multipart; or open ")
                 .append(base).append("/upload in a browser\n");
+        if (identity != null) {
+            b.append("Who is calling (docs/auth.md): /me for any caller, /admin for scope admin:\n");
+            b.append("  curl -i ").append(base).append("/me                                  # 401: no credentials\n");
+            if (identity.devTokens()) {
+                b.append("  curl -i -H \"Authorization: Bearer $(./tidemill demo token ada admin)\" ").append(base)
+                        .append("/admin   # a development token\n");
+                b.append("  curl -i -H \"Authorization: Bearer $(./tidemill demo token bob)\" ").append(base)
+                        .append("/admin         # 403: no scope admin\n");
+            } else {
+                b.append("  curl -i -H \"Authorization: Bearer $TOKEN\" ").append(base).append("/me   # a token from ")
+                        .append(app.config().auth().bearerTokens().flatMap(t -> t.issuer()).orElse("the configured issuer")).append('\n');
+            }
+            identity.devApiKey().ifPresent(key -> b.append("  curl -i -H 'Authorization: ApiKey ").append(key).append("' ")
+                    .append(base).append("/me   # development API key, new each start\n"));
+        }
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");

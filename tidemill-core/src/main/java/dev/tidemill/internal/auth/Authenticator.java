@@ -1,5 +1,6 @@
 package dev.tidemill.internal.auth;
 
+import dev.tidemill.ApiKeys;
 import dev.tidemill.Auth;
 import dev.tidemill.BearerTokens;
 import dev.tidemill.Principal;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,11 @@ public final class Authenticator implements AutoCloseable {
     private static final String ASK = "authentication is required, and the request's credentials are missing or not valid";
 
     private final TokenVerifier bearer;
+    private final ApiKeys apiKeys;
+    /** The header an API key may come in alone, or null. */
+    private final String keyHeader;
+    /** What a 401 without an error code asks for: every scheme configured (RFC 9110 11.6.1), Bearer when none is. */
+    private final String ask;
 
     /** @param auth the app's settings; bearer tokens need nimbus-jose-jwt (the start fails naming it when absent) */
     public Authenticator(Auth auth) {
@@ -38,6 +45,9 @@ public final class Authenticator implements AutoCloseable {
         } else {
             bearer = null;
         }
+        apiKeys = auth.apiKeys().orElse(null);
+        keyHeader = apiKeys == null ? null : apiKeys.header().orElse(null);
+        ask = apiKeys == null ? "Bearer" : bearer == null ? "ApiKey" : "Bearer, ApiKey";
     }
 
     /** Starts what runs in the background (key fetches). */
@@ -54,32 +64,47 @@ public final class Authenticator implements AutoCloseable {
      * On the transport's thread.
      *
      * @param requirement the route's requirement, null for none (then nothing is authenticated)
-     * @param authorization the request's {@code Authorization} field values
+     * @param fields the request's header fields, by name (case-insensitive), all values
      * @param certificateSubject the verified TLS client certificate's subject name, or null
      * @return admitted (with the principal, or null when nothing was asked), refused, or pending
      */
-    public Outcome authenticate(Requirement requirement, List<String> authorization, String certificateSubject) {
+    public Outcome authenticate(Requirement requirement, Function<String, List<String>> fields, String certificateSubject) {
         if (requirement == null || requirement == Requirement.anonymous()) return new Outcome.Admitted(null);
-        if (authorization.size() > 1) {
-            return new Outcome.Refused(400, "Bad Request", "more than one Authorization field",
+        List<String> authorization = fields.apply("Authorization");
+        List<String> keyField = keyHeader == null ? List.of() : fields.apply(keyHeader);
+        if (authorization.size() + keyField.size() > 1) {
+            return new Outcome.Refused(400, "Bad Request", "more than one credential (Authorization or " + keyHeader + " fields)",
                     "WWW-Authenticate", "Bearer error=\"invalid_request\"");
         }
+        if (keyField.size() == 1) return check(requirement, apiKey(keyField.get(0).strip()));
         if (authorization.size() == 1) {
             String value = authorization.get(0);
             int space = value.indexOf(' ');
             String scheme = space < 0 ? value : value.substring(0, space);
-            if (bearer != null && scheme.equalsIgnoreCase("Bearer")) {
-                String token = value.substring(space + 1).strip();
-                return check(requirement, bearer.verify(token));
-            }
-            LOG.debug("refused: an Authorization scheme this server does not take ({})", printable(scheme));
-            return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", challenge("invalid_token"));
+            String credential = space < 0 ? "" : value.substring(space + 1).strip();
+            if (bearer != null && scheme.equalsIgnoreCase("Bearer")) return check(requirement, bearer.verify(credential));
+            if (apiKeys != null && scheme.equalsIgnoreCase("ApiKey")) return check(requirement, apiKey(credential));
+            LOG.info("refused: an Authorization scheme this server does not take ({})", printable(scheme));
+            return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
         }
         if (certificateSubject != null) {
             return check(requirement, new Outcome.Admitted(new Principal(certificateSubject, Set.of(), Set.of(),
                     Principal.Via.MTLS, Map.of())));
         }
-        return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", challenge(null));
+        return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
+    }
+
+    /** An API key: its digest compared with every stored one. */
+    private Outcome apiKey(String key) {
+        if (key.length() > 256 || !key.startsWith(ApiKeys.PREFIX)) {
+            LOG.info("API key refused: not a key of this server's format");
+            return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
+        }
+        return apiKeys.find(key).<Outcome>map(e -> new Outcome.Admitted(new Principal(e.name(), e.scopes(), Set.of(),
+                Principal.Via.API_KEY, Map.of()))).orElseGet(() -> {
+                    LOG.info("API key refused: no key has its digest");
+                    return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
+                });
     }
 
     /** Checks the requirement against an authenticated caller, now or once the caller is known. */

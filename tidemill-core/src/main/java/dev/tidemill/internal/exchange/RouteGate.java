@@ -163,7 +163,7 @@ public final class RouteGate {
     private Verdict admit(Exchange ex, HttpHeaders headers) {
         if (ex.endpoint.requirement() == null) return null;
         String subject = ex.tlsPrincipal().map(java.security.Principal::getName).orElse(null);
-        return settle(ex, auth.authenticate(ex.endpoint.requirement(), headers.getAll(HttpHeaderNames.AUTHORIZATION), subject));
+        return settle(ex, auth.authenticate(ex.endpoint.requirement(), headers::getAll, subject));
     }
 
     private Verdict settle(Exchange ex, Outcome outcome) {

@@ -2,6 +2,7 @@ package dev.tidemill.internal.openapi;
 
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
+import dev.tidemill.Requirement;
 import dev.tidemill.Route;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,8 +34,35 @@ public final class OpenApiDocument {
      *
      * @param route the route
      * @param kind what it serves
+     * @param requirement who may call it (the route's, its groups', else the app's), null for anyone
      */
-    public record Entry(Route route, RouteKind kind) {}
+    public record Entry(Route route, RouteKind kind, Requirement requirement) {
+        /** A route anyone may call. */
+        public Entry(Route route, RouteKind kind) {
+            this(route, kind, null);
+        }
+    }
+
+    /**
+     * The credentials the app takes, named in {@code components/securitySchemes}.
+     *
+     * @param bearer bearer tokens (JWT)
+     * @param apiKey API keys in {@code Authorization: ApiKey}
+     * @param apiKeyHeader the header an API key may come in alone, if any
+     */
+    public record Schemes(boolean bearer, boolean apiKey, Optional<String> apiKeyHeader) {
+        /** No credentials configured. */
+        public static final Schemes NONE = new Schemes(false, false, Optional.empty());
+
+        /** @return the scheme names, in the order an operation's {@code security} lists them */
+        List<String> names() {
+            List<String> n = new ArrayList<>();
+            if (bearer) n.add("bearer");
+            if (apiKey) n.add("apiKey");
+            if (apiKeyHeader.isPresent()) n.add("apiKeyHeader");
+            return n;
+        }
+    }
 
     /**
      * The document's {@code info}.
@@ -54,7 +82,17 @@ public final class OpenApiDocument {
      * @throws IllegalStateException if two operations have the same operationId
      */
     public static byte[] render(Info info, List<Entry> entries) {
-        return JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValueAsBytes(build(info, entries));
+        return render(info, entries, Schemes.NONE);
+    }
+
+    /**
+     * @param info the info object
+     * @param entries the routes, in registration order; operational ones are skipped
+     * @param schemes the credentials the app takes
+     * @return the document as indented UTF-8 JSON
+     */
+    public static byte[] render(Info info, List<Entry> entries, Schemes schemes) {
+        return JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValueAsBytes(build(info, entries, schemes));
     }
 
     /**
@@ -64,6 +102,17 @@ public final class OpenApiDocument {
      * @throws IllegalStateException if two operations have the same operationId
      */
     public static ObjectNode build(Info info, List<Entry> entries) {
+        return build(info, entries, Schemes.NONE);
+    }
+
+    /**
+     * @param info the info object
+     * @param entries the routes
+     * @param schemes the credentials the app takes: {@code securitySchemes}, and each guarded
+     *     operation's {@code security} (any one scheme, with the scopes its requirement names)
+     * @return the document
+     */
+    public static ObjectNode build(Info info, List<Entry> entries, Schemes schemes) {
         Schemas schemas = new Schemas(Responses.SCHEMA_NAMES);
         Responses responses = new Responses(schemas);
         ObjectNode doc = NODES.objectNode().put("openapi", "3.1.0");
@@ -82,14 +131,37 @@ public final class OpenApiDocument {
             }
             ObjectNode item = paths.has(template(r.pattern())) ? (ObjectNode) paths.get(template(r.pattern()))
                     : paths.putObject(template(r.pattern()));
-            item.set(r.method().toLowerCase(Locale.ROOT), operation(r, e.kind(), id, schemas, responses));
+            ObjectNode op = operation(r, e.kind(), id, schemas, responses);
+            if (e.requirement() != null && e.requirement() != Requirement.anonymous()) guarded(op, e.requirement(), schemes, responses);
+            item.set(r.method().toLowerCase(Locale.ROOT), op);
         }
         ObjectNode components = doc.putObject("components");
         ObjectNode s = components.putObject("schemas");
         schemas.components().forEach(s::set);
         ObjectNode rs = components.putObject("responses");
         responses.used().forEach(rs::set);
+        if (!schemes.names().isEmpty()) {
+            ObjectNode sec = components.putObject("securitySchemes");
+            if (schemes.bearer()) sec.putObject("bearer").put("type", "http").put("scheme", "bearer").put("bearerFormat", "JWT");
+            if (schemes.apiKey()) {
+                sec.putObject("apiKey").put("type", "apiKey").put("in", "header").put("name", "Authorization")
+                        .put("description", "Authorization: ApiKey <key>");
+            }
+            schemes.apiKeyHeader().ifPresent(h -> sec.putObject("apiKeyHeader").put("type", "apiKey").put("in", "header").put("name", h));
+        }
         return doc;
+    }
+
+    /** An operation with a requirement: any one scheme will do, with the scopes the requirement names; 401 and 403. */
+    private static void guarded(ObjectNode op, Requirement requirement, Schemes schemes, Responses responses) {
+        ArrayNode security = op.putArray("security");
+        for (String name : schemes.names()) {
+            ArrayNode scopes = security.addObject().putArray(name);
+            requirement.scopes().forEach(scopes::add);
+        }
+        ObjectNode out = (ObjectNode) op.get("responses");
+        out.set("401", responses.ref(401));
+        out.set("403", responses.ref(403));
     }
 
     private static ObjectNode operation(Route r, RouteKind kind, String id, Schemas schemas, Responses responses) {

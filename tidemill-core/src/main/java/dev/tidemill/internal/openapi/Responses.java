@@ -23,7 +23,10 @@ final class Responses {
 
     static {
         known(400, "BadRequest", "Bad Request: a malformed query string, path encoding, JSON or form body");
-        known(403, "Forbidden", "Forbidden: the handshake's Origin is not allowed");
+        known(401, "Unauthorized", "Unauthorized: the route needs a caller, and the request's credentials are missing "
+                + "or not valid (WWW-Authenticate names the schemes taken)");
+        known(403, "Forbidden", "Forbidden: the caller lacks what the route requires, or a WebSocket handshake's Origin "
+                + "is not allowed");
         known(404, "NotFound", "Not Found: no such asset");
         known(413, "ContentTooLarge", "Content Too Large: the body exceeds the route's maxBodyBytes (or too many form fields)");
         known(415, "UnsupportedMediaType", "Unsupported Media Type: the body is not of the media type the route takes, "
