@@ -80,12 +80,14 @@ final class DemoIdentity {
     }
 
     static void register(Tidemill app) {
-        app.get("/me", req -> {
-            Principal p = req.principal().orElseThrow();
-            return new Me(p.subject(), p.scopes().stream().sorted().toList(), p.via().toString());
-        }).requires(Requirement.authenticated()).returns(Me.class).summary("Who is calling").tags("identity");
-        app.get("/admin", req -> new Me(req.principal().orElseThrow().subject(), List.of("admin"), "admin"))
+        app.get("/me", req -> me(req.principal().orElseThrow()))
+                .requires(Requirement.authenticated()).returns(Me.class).summary("Who is calling").tags("identity");
+        app.get("/admin", req -> me(req.principal().orElseThrow()))
                 .requires(Requirement.scope("admin")).returns(Me.class).summary("Needs scope admin").tags("identity");
+    }
+
+    static Me me(Principal p) {
+        return new Me(p.subject(), p.scopes().stream().sorted().toList(), p.via().toString());
     }
 
     /**
