@@ -37,6 +37,13 @@ try {
       result.clientEncoding = h['content-encoding'] || 'identity';
     }
   });
+  // Posting needs a session: tab A signs in on the development sign-in; tab B shares the context's cookie.
+  await a.goto(`${base}/login?next=%2Fboard`);
+  await a.fill('#name', 'Ada');
+  await Promise.all([a.waitForURL(`${base}/board`), a.click('#sign-in')]);
+  result.signedInAs = await a.locator('#whoami .author').textContent();
+  const cookies = await context.cookies(base);
+  result.sessionCookie = cookies.map(c => ({ name: c.name, secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite, path: c.path }));
   const streams = [a, b].map(p => p.waitForResponse(r => new URL(r.url()).pathname === '/board/events' && r.status() === 200, { timeout: 15000 }));
   await a.goto(`${base}/board`);
   await b.goto(`${base}/board`);
@@ -44,7 +51,6 @@ try {
   result.eventStreamType = rb.headers()['content-type'];
   result.scriptSrc = await a.locator('script[type=module]').getAttribute('src');
 
-  await a.fill('#author', 'Ada');
   await a.fill('#draft', note);
   await a.click('#post');
 

@@ -172,6 +172,8 @@ public record Config(
         /** API keys and the header that carries them, set one at a time (the environment reader); added to {@link #auth}. */
         private ApiKeys apiKeys;
         private String apiKeyHeader;
+        /** Session keys from the environment: sessions on, signed with them. */
+        private java.util.List<byte[]> sessionKeys;
 
         private Builder() {}
 
@@ -341,6 +343,8 @@ public record Config(
         }
         /** @param v the API keys accepted, added to {@link #auth} @return this */
         public Builder apiKeys(ApiKeys v) { apiKeys = java.util.Objects.requireNonNull(v); return this; }
+        /** Sessions signed with these keys ({@code TIDEMILL_SESSION_KEYS}), the app's other session settings kept. */
+        Builder sessionKeys(java.util.List<byte[]> keys) { sessionKeys = keys; return this; }
         /** @param v a header that carries an API key alone, see {@link ApiKeys#header(String)} @return this */
         public Builder apiKeyHeader(String v) { apiKeyHeader = java.util.Objects.requireNonNull(v); return this; }
         /** @param change bearer-token settings, one at a time (the environment reader's way) @return this */
@@ -366,7 +370,13 @@ public record Config(
                 if (keys == null) throw new IllegalArgumentException("apiKeyHeader needs API keys (TIDEMILL_API_KEYS_FILE)");
                 keys = keys.header(apiKeyHeader);
             }
-            return keys != null ? a.withApiKeys(keys) : a;
+            if (keys != null) a = a.withApiKeys(keys);
+            if (sessionKeys != null) {
+                Sessions.Builder s = Sessions.builder();
+                sessionKeys.forEach(s::key);
+                a = a.withSessions(s.build());
+            }
+            return a;
         }
     }
 }

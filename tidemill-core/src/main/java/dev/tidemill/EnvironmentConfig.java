@@ -121,6 +121,9 @@ final class EnvironmentConfig {
                 (b, v) -> b.apiKeys(ApiKeys.read(path(v))));
         other("TIDEMILL_API_KEY_HEADER", "auth.apiKeys.header", "a header name that carries an API key alone, such as X-API-Key",
                 (b, v) -> b.apiKeyHeader(nonEmpty(v)));
+        other("TIDEMILL_SESSION_KEYS", "auth.sessions.keys",
+                "comma-separated base64url keys of at least 32 bytes each; the first signs session cookies, all verify",
+                (b, v) -> b.sessionKeys(Sessions.parseKeys(v)));
         duration("TIDEMILL_AUTH_LEEWAY", BearerTokens.LEEWAY, (b, d) -> b.bearer(t -> t.leeway(d)));
         intSize("TIDEMILL_AUTH_MAX_TOKEN_SIZE", BearerTokens.MAX_TOKEN_BYTES, (b, n) -> b.bearer(t -> t.maxTokenBytes(n)));
         duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));

@@ -135,6 +135,14 @@ public interface Request {
         return Optional.empty();
     }
 
+    /**
+     * @return the caller's session on an app with {@link Sessions} (a new one, stored only once
+     *     something is put in it or someone logs in, when the request brought none); empty otherwise
+     */
+    default Optional<Session> session() {
+        return Optional.empty();
+    }
+
     /** @param name attribute name @param value value, visible to later filters and the handler */
     void attribute(String name, Object value);
 

@@ -16,6 +16,7 @@ import dev.tidemill.BearerTokens;
 import dev.tidemill.Config;
 import dev.tidemill.Principal;
 import dev.tidemill.Requirement;
+import dev.tidemill.Sessions;
 import dev.tidemill.Tidemill;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,7 +38,8 @@ import java.util.UUID;
  * with a development key of its own (an EC P-256 key in a file under the user's home, made on first
  * use and readable by the user alone), which {@code ./tidemill demo token NAME [SCOPE ...]} signs
  * with; with them, tokens from that issuer instead. Without {@code TIDEMILL_API_KEYS_FILE} it makes
- * one development API key per start, shown in the banner.
+ * one development API key per start, shown in the banner. Sessions (the board's sign-in) are signed
+ * with {@code TIDEMILL_SESSION_KEYS}, else with a random key per start.
  */
 final class DemoIdentity {
     /** The development tokens' issuer and audience. */
@@ -70,6 +72,7 @@ final class DemoIdentity {
             auth = auth.withBearer(BearerTokens.builder().issuer(DEV_ISSUER).audience(DEV_ISSUER)
                     .jwks(new JWKSet(devKey(keyFile).toPublicJWK()).toString()).build());
         }
+        if (auth.sessions().isEmpty()) auth = auth.withSessions(Sessions.builder().build()); // a random key: development
         Optional<String> devApiKey = Optional.empty();
         if (auth.apiKeys().isEmpty()) {
             ApiKeys.Generated made = ApiKeys.generate("demo-client", Set.of("admin"));

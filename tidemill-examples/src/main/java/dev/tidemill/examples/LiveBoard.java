@@ -4,6 +4,8 @@ import static dev.tidemill.html.Tags.*;
 
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Request;
+import dev.tidemill.Requirement;
+import dev.tidemill.Session;
 import dev.tidemill.Response;
 import dev.tidemill.StaticAssets;
 import dev.tidemill.Subscription;
@@ -27,6 +29,10 @@ import java.util.List;
  * Datastar patches it into the DOM. Built with the HTML builder; the notes travel between
  * requests on a topic, so any number of pages (and processes, once topics are shared) see them.
  *
+ * <p>Posting needs a signed-in session (the note shows who posted it): without other sign-in
+ * configured, {@code /login} is a development sign-in that takes a name and no password, marked
+ * as such on the page. {@code POST /logout} ends the session.
+ *
  * <p>Each update sends the whole list (at most {@link #KEPT} notes), not only the new note: an
  * update is then idempotent, so a page that subscribes while a note is being posted can neither
  * miss it nor show it twice, and Datastar's morphing keeps the DOM work to what changed.
@@ -48,14 +54,16 @@ final class LiveBoard {
      * {@code @starfederation/datastar} 1.0.0-beta.11 (docs/datastar.md).
      */
     static final Datastar DS = Datastar.of(Dialect.PRE_1_0);
-    private static final Action POST = Action.post("/board/notes");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** A note on the board. */
     record Note(long number, String author, String text, LocalTime at) {}
 
     /** What a post sends: Datastar's signals, as JSON. */
-    record Signals(String author, String draft) {}
+    record Signals(String draft) {}
+
+    /** The development sign-in form. */
+    public record SignIn(String name, String next) {}
 
     private final Topic<Html> updates;
     private final ArrayDeque<Note> notes = new ArrayDeque<>();
@@ -75,9 +83,15 @@ final class LiveBoard {
      */
     static void register(Tidemill app, StaticAssets assets) {
         LiveBoard board = new LiveBoard(topic(), assets);
-        app.get("/board", req -> board.page());
+        app.get("/board", board::page);
         app.get("/board/events", req -> board.events()).mode(ExecutionMode.IO);
-        app.post("/board/notes", board::post);
+        app.post("/board/notes", board::post).requires(Requirement.authenticated());
+        app.get("/login", LiveBoard::loginPage);
+        app.post("/login", LiveBoard::signIn).form(SignIn.class);
+        app.post("/logout", req -> {
+            req.session().ifPresent(Session::logout);
+            return Response.status(303).header("Location", "/board");
+        });
     }
 
     @SuppressWarnings("unchecked")
@@ -87,21 +101,59 @@ final class LiveBoard {
         }
     }
 
-    Html page() {
+    /** The development sign-in: a name, no password; {@code next} is where to go after, a local path only. */
+    static Html loginPage(Request req) {
+        String next = localPath(req.query("next").orElse("/board"));
+        return document(attr("lang", "en"),
+                head(meta(attr("charset", "utf-8")), title("Sign in (development)"), link(attr("rel", "icon"), href("data:,"))),
+                body(main(h1("Sign in"),
+                        p(cls("dev"), "Development sign-in: any name, no password. Configure OpenID Connect or bearer tokens "
+                                + "for real identities (docs/auth.md)."),
+                        form(attr("method", "post"), attr("action", "/login"),
+                                input(id("name"), attr("name", "name"), attr("placeholder", "Your name"),
+                                        attr("maxlength", MAX_AUTHOR_CHARS), attr("required", "")),
+                                input(attr("type", "hidden"), attr("name", "next"), attr("value", next)),
+                                button(id("sign-in"), attr("type", "submit"), "Sign in")))));
+    }
+
+    static Response signIn(Request req) {
+        SignIn form = req.body(SignIn.class);
+        String name = form.name() == null ? "" : form.name().strip();
+        if (name.isEmpty() || name.length() > MAX_AUTHOR_CHARS || name.chars().anyMatch(Character::isISOControl)) {
+            return Response.status(422).html(loginPage(req).toString());
+        }
+        req.session().orElseThrow(() -> dev.tidemill.Problem.of(501, "Not Implemented", "sign-in needs sessions (Auth.sessions)")
+                .toException()).login(name, java.util.Set.of("notes"), java.util.Set.of());
+        return Response.status(303).header("Location", localPath(form.next() == null ? "/board" : form.next()));
+    }
+
+    /** @return {@code path} if it is a path on this site ({@code /x}, not {@code //host} or a URL), else {@code /board} */
+    static String localPath(String path) {
+        return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") && path.chars().noneMatch(c -> c < 0x21)
+                ? path : "/board";
+    }
+
+    Html page(Request req) {
+        java.util.Optional<Session> session = req.session();
+        String who = session.flatMap(Session::principal).map(p -> p.subject()).orElse(null);
+        Action post = Action.post("/board/notes").header("X-CSRF-Token", session.map(Session::csrfToken).orElse(""));
         return document(attr("lang", "en"),
                 head(meta(attr("charset", "utf-8")), meta(attr("name", "viewport"), attr("content", "width=device-width, initial-scale=1")),
                         title("Tidemill board"), link(attr("rel", "icon"), href("data:,")), // no favicon request
                         link(attr("rel", "stylesheet"), href(assets.href(STYLESHEET))),
                         script(attr("type", "module"), attr("src", assets.href(DATASTAR_CLIENT)))),
-                body(DS.signals("{\"author\":\"\",\"draft\":\"\"}"),
+                body(DS.signals("{\"draft\":\"\"}"),
                         main(h1("Tidemill board"),
                                 p(cls("hint"), "Open this page in two tabs: what you post here appears there."),
-                                div(cls("compose"),
-                                        input(id("author"), DS.bind("author"), attr("placeholder", "Your name"),
-                                                attr("maxlength", MAX_AUTHOR_CHARS)),
+                                who == null
+                                        ? p(id("whoami"), a(id("sign-in"), href("/login?next=%2Fboard"), "Sign in"), " to post.")
+                                        : p(id("whoami"), "Signed in as ", span(cls("author"), who), " (development sign-in). ",
+                                                form(attr("method", "post"), attr("action", "/logout"), attr("style", "display:inline"),
+                                                        button(id("sign-out"), attr("type", "submit"), "Sign out"))),
+                                who == null ? p() : div(cls("compose"),
                                         input(id("draft"), DS.bind("draft"), attr("placeholder", "Write a note"),
-                                                attr("maxlength", MAX_NOTE_CHARS), DS.on("keydown", "evt.key === 'Enter' && " + DS.expression(POST))),
-                                        button(id("post"), DS.on("click", POST), "Post")),
+                                                attr("maxlength", MAX_NOTE_CHARS), DS.on("keydown", "evt.key === 'Enter' && " + DS.expression(post))),
+                                        button(id("post"), DS.on("click", post), "Post")),
                                 error(""),
                                 div(id("live"), DS.on("load", Action.get("/board/events"))),
                                 notes())));
@@ -118,7 +170,7 @@ final class LiveBoard {
     Response post(Request req) {
         Signals s = Datastar.readSignals(req, Signals.class);
         String draft = s.draft() == null ? "" : s.draft().strip();
-        String author = s.author() == null || s.author().isBlank() ? "anonymous" : s.author().strip();
+        String author = req.principal().orElseThrow().subject();
         if (draft.isEmpty() || draft.length() > MAX_NOTE_CHARS || author.length() > MAX_AUTHOR_CHARS) {
             return Datastar.response(DS.patchElements(error("A note is 1-" + MAX_NOTE_CHARS + " characters, a name at most "
                     + MAX_AUTHOR_CHARS + ".")));

@@ -30,7 +30,7 @@ class LiveBoardBrowserTest {
     /** The demo, started once for the class on a free port by {@link TidemillTest}. */
     @TidemillApp
     static Tidemill demo(Config.Builder config) {
-        return Demo.create(config.build());
+        return Demo.create(config.auth(dev.tidemill.Auth.sessions(dev.tidemill.Sessions.builder().build())).build());
     }
 
     @Test
@@ -47,7 +47,10 @@ class LiveBoardBrowserTest {
         assertThat(seen.get("clientCacheControl")).isEqualTo("public, max-age=31536000, immutable");
         assertThat(seen.get("clientEncoding")).as("Chromium accepts br; the precompressed form is smaller").isEqualTo("br");
         assertThat((String) seen.get("bSawNote")).startsWith("hello from tab A <b>not bold</b> & \"quoted\" ");
-        assertThat(seen.get("bAuthor")).isEqualTo("Ada");
+        assertThat(seen.get("bAuthor")).as("the signed-in name, not a field anyone can type").isEqualTo("Ada");
+        assertThat(seen.get("signedInAs")).isEqualTo("Ada");
+        assertThat(seen.get("sessionCookie").toString()).as("Chromium kept the host-only cookie over http://127.0.0.1")
+                .contains("name=__Host-tidemill_session", "secure=true", "httpOnly=true", "sameSite=Lax", "path=/");
         assertThat(seen.get("bBoldElements")).as("markup in a note is text, never elements").isEqualTo(0);
         assertThat(seen.get("aSawNote")).isEqualTo(1);
         assertThat(seen.get("aDraftCleared")).isEqualTo(true);

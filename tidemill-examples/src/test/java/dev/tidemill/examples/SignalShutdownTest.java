@@ -131,10 +131,10 @@ class SignalShutdownTest {
     @Test
     void sigintStopsGracefullyToo() throws Exception {
         try (TestClient client = startDemo(); Connection c = client.connect()) {
-            startInFlight(c, "/sleep?ms=2000"); // long enough that SIGINT (a forked kill) lands while it sleeps
+            startInFlight(c, "/sleep?ms=500");
             Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
             assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("SIGINT sent").isTrue();
-            assertAnsweredAndClosed(c, "slept 2000 ms\n");
+            assertAnsweredAndClosed(c, "slept 500 ms\n");
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the demo exits; output: %s", output).isTrue();
             assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
         }

@@ -5,12 +5,15 @@ import dev.tidemill.Auth;
 import dev.tidemill.BearerTokens;
 import dev.tidemill.Principal;
 import dev.tidemill.Requirement;
+import dev.tidemill.SessionStore;
+import dev.tidemill.Sessions;
 import dev.tidemill.internal.integration.OptionalDependency;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +33,10 @@ public final class Authenticator implements AutoCloseable {
     private static final String ASK = "authentication is required, and the request's credentials are missing or not valid";
 
     private final TokenVerifier bearer;
+    private final Sessions sessions;
+    private final boolean loopbackHost;
+    private final SessionCookies secureCookies;
+    private final SessionCookies plainCookies;
     private final ApiKeys apiKeys;
     /** The header an API key may come in alone, or null. */
     private final String keyHeader;
@@ -38,6 +45,19 @@ public final class Authenticator implements AutoCloseable {
 
     /** @param auth the app's settings; bearer tokens need nimbus-jose-jwt (the start fails naming it when absent) */
     public Authenticator(Auth auth) {
+        this(auth, true);
+    }
+
+    /**
+     * @param auth the app's settings
+     * @param loopbackHost whether the server listens on a loopback address only (a session cookie may then be
+     *     {@code __Host-} and {@code Secure} over plain HTTP: browsers treat loopback as a secure context)
+     */
+    public Authenticator(Auth auth, boolean loopbackHost) {
+        this.loopbackHost = loopbackHost;
+        this.sessions = auth.sessions().orElse(null);
+        this.secureCookies = sessions == null ? null : new SessionCookies(sessions, true);
+        this.plainCookies = sessions == null ? null : new SessionCookies(sessions, false);
         Optional<BearerTokens> tokens = auth.bearerTokens();
         if (tokens.isPresent()) {
             OptionalDependency.JOSE.require("Auth.bearer(...) or TIDEMILL_AUTH_*");
@@ -61,37 +81,120 @@ public final class Authenticator implements AutoCloseable {
     }
 
     /**
+     * What the gate knows of a request when it asks who is calling.
+     *
+     * @param method its method
+     * @param target its target as sent (origin-form: path and query)
+     * @param fields its header fields by name (case-insensitive), all values
+     * @param certificateSubject the verified TLS client certificate's subject name, or null
+     * @param secure whether it came over TLS
+     */
+    public record Asking(String method, String target, Function<String, List<String>> fields, String certificateSubject,
+            boolean secure) { }
+
+    /** @return whether the app has sessions: every request's session is loaded, guarded route or not */
+    public boolean sessions() {
+        return sessions != null;
+    }
+
+    /** @return lines for the startup report: what about sessions is for development only */
+    public List<String> report() {
+        if (sessions == null) return List.of();
+        List<String> lines = new java.util.ArrayList<>();
+        if (sessions.keys().isEmpty()) {
+            lines.add("sessions: a random key of this process signs their cookies (development only: they end with it; "
+                    + "set TIDEMILL_SESSION_KEYS)");
+        }
+        if (!loopbackHost) {
+            lines.add("sessions: over plain HTTP on a non-loopback host the cookie goes without __Host- and Secure; serve TLS");
+        }
+        return lines;
+    }
+
+    /**
      * On the transport's thread.
      *
      * @param requirement the route's requirement, null for none (then nothing is authenticated)
-     * @param fields the request's header fields, by name (case-insensitive), all values
-     * @param certificateSubject the verified TLS client certificate's subject name, or null
-     * @return admitted (with the principal, or null when nothing was asked), refused, or pending
+     * @param asking the request
+     * @return admitted (with the principal, or null when nothing was asked, and the session), refused, or pending
      */
-    public Outcome authenticate(Requirement requirement, Function<String, List<String>> fields, String certificateSubject) {
-        if (requirement == null || requirement == Requirement.anonymous()) return new Outcome.Admitted(null);
+    public Outcome authenticate(Requirement requirement, Asking asking) {
+        if (sessions == null) return authenticate(requirement, asking, null);
+        SessionCookies cookies = asking.secure() || loopbackHost ? secureCookies : plainCookies;
+        String value = cookies.find(asking.fields().apply("Cookie"));
+        String id = value == null ? null : cookies.verify(value);
+        if (id == null) return authenticate(requirement, asking, SessionState.of(sessions, cookies, null, Optional.empty()));
+        CompletableFuture<Optional<SessionStore.Data>> loading = sessions.store().load(id).toCompletableFuture();
+        if (loading.isDone() && !loading.isCompletedExceptionally()) {
+            return authenticate(requirement, asking, SessionState.of(sessions, cookies, id, loading.join()));
+        }
+        return new Outcome.Pending(loading.thenCompose(data -> {
+            Outcome o = authenticate(requirement, asking, SessionState.of(sessions, cookies, id, data));
+            return o instanceof Outcome.Pending p ? p.later() : done(o);
+        }));
+    }
+
+    private Outcome authenticate(Requirement requirement, Asking asking, SessionState session) {
+        if (session != null && session.fromCookie()) { // an ambient credential came: CSRF applies to whatever the route is
+            String why = CrossSiteCheck.refusal(asking.method(), asking.fields(), asking.secure(), sessions.trustedOrigins(),
+                    session.csrfToken());
+            if (why != null) return crossSite(why);
+        }
+        if (requirement == null || requirement == Requirement.anonymous()) return new Outcome.Admitted(null, session);
+        Function<String, List<String>> fields = asking.fields();
         List<String> authorization = fields.apply("Authorization");
         List<String> keyField = keyHeader == null ? List.of() : fields.apply(keyHeader);
         if (authorization.size() + keyField.size() > 1) {
             return new Outcome.Refused(400, "Bad Request", "more than one credential (Authorization or " + keyHeader + " fields)",
                     "WWW-Authenticate", "Bearer error=\"invalid_request\"");
         }
-        if (keyField.size() == 1) return check(requirement, apiKey(keyField.get(0).strip()));
+        if (keyField.size() == 1) return withSession(check(requirement, apiKey(keyField.get(0).strip())), session);
         if (authorization.size() == 1) {
             String value = authorization.get(0);
             int space = value.indexOf(' ');
             String scheme = space < 0 ? value : value.substring(0, space);
             String credential = space < 0 ? "" : value.substring(space + 1).strip();
-            if (bearer != null && scheme.equalsIgnoreCase("Bearer")) return check(requirement, bearer.verify(credential));
-            if (apiKeys != null && scheme.equalsIgnoreCase("ApiKey")) return check(requirement, apiKey(credential));
+            if (bearer != null && scheme.equalsIgnoreCase("Bearer")) return withSession(check(requirement, bearer.verify(credential)), session);
+            if (apiKeys != null && scheme.equalsIgnoreCase("ApiKey")) return withSession(check(requirement, apiKey(credential)), session);
             LOG.info("refused: an Authorization scheme this server does not take ({})", printable(scheme));
             return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
         }
-        if (certificateSubject != null) {
-            return check(requirement, new Outcome.Admitted(new Principal(certificateSubject, Set.of(), Set.of(),
-                    Principal.Via.MTLS, Map.of())));
+        if (session != null && session.principal().isPresent()) {
+            return withSession(check(requirement, new Outcome.Admitted(session.principal().get())), session);
+        }
+        if (asking.certificateSubject() != null) {
+            String why = CrossSiteCheck.refusal(asking.method(), fields, asking.secure(),
+                    sessions != null ? sessions.trustedOrigins() : Set.of(), null);
+            if (why != null) return crossSite(why);
+            return withSession(check(requirement, new Outcome.Admitted(new Principal(asking.certificateSubject(), Set.of(), Set.of(),
+                    Principal.Via.MTLS, Map.of()))), session);
+        }
+        if (sessions != null && browserWantsPage(asking)) {
+            return new Outcome.Refused(303, "See Other", "sign in first", "Location",
+                    sessions.loginPath() + "?next=" + java.net.URLEncoder.encode(asking.target(), java.nio.charset.StandardCharsets.UTF_8));
         }
         return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
+    }
+
+    /** A browser navigating to a page: GET or HEAD asking for HTML, to a local target. */
+    private static boolean browserWantsPage(Asking asking) {
+        if (!asking.method().equals("GET") && !asking.method().equals("HEAD")) return false;
+        if (!asking.target().startsWith("/") || asking.target().startsWith("//")) return false;
+        return asking.fields().apply("Accept").stream().anyMatch(a -> a.contains("text/html"));
+    }
+
+    private static Outcome.Refused crossSite(String why) {
+        LOG.info("refused as cross-site: {}", why);
+        return new Outcome.Refused(403, "Forbidden", "cross-site request refused: " + why);
+    }
+
+    private static Outcome withSession(Outcome o, SessionState session) {
+        if (session == null) return o;
+        return switch (o) {
+            case Outcome.Admitted a -> a.with(session);
+            case Outcome.Pending p -> new Outcome.Pending(p.later().thenApply(x -> withSession(x, session)));
+            case Outcome.Refused r -> r;
+        };
     }
 
     /** An API key: its digest compared with every stored one. */
@@ -154,7 +257,7 @@ public final class Authenticator implements AutoCloseable {
 
     /** @return a stage completed with the outcome: for verifiers that answer later */
     static CompletionStage<Outcome> done(Outcome o) {
-        return java.util.concurrent.CompletableFuture.completedFuture(o);
+        return CompletableFuture.completedFuture(o);
     }
 
     @Override

@@ -6,8 +6,20 @@ import java.util.concurrent.CompletionStage;
 /** What authenticating a request came to: a caller let through, a refusal, or an answer that comes later. */
 public sealed interface Outcome {
 
-    /** @param principal who called; null for a route that needs nobody (nothing was authenticated) */
-    record Admitted(Principal principal) implements Outcome { }
+    /**
+     * @param principal who called; null for a route that needs nobody (nothing was authenticated)
+     * @param session the request's session, null on an app without sessions
+     */
+    record Admitted(Principal principal, SessionState session) implements Outcome {
+        /** Admitted without a session. */
+        public Admitted(Principal principal) {
+            this(principal, null);
+        }
+
+        Admitted with(SessionState s) {
+            return new Admitted(principal, s);
+        }
+    }
 
     /**
      * @param status 400, 401, 403 or 503

@@ -128,9 +128,17 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     /** The gate's decision still to come, when authenticating the caller takes a fetch ({@link Verdict#PENDING}). */
     java.util.concurrent.CompletionStage<Verdict> admission;
 
+    /** The request's session, on an app with sessions; set by the gate, saved before the reply. */
+    dev.tidemill.internal.auth.SessionState session;
+
     @Override
     public java.util.Optional<dev.tidemill.Principal> principal() {
         return java.util.Optional.ofNullable(principal);
+    }
+
+    @Override
+    public java.util.Optional<dev.tidemill.Session> session() {
+        return java.util.Optional.ofNullable(session);
     }
 
     /** @return the transport's number for this exchange */
@@ -192,8 +200,8 @@ public final class Exchange extends ExchangeRequest implements Runnable {
             return;
         }
         state = RESPONDED;
-        Reply reply = new Reply(this, 204, List.of(verdict.headers()), null, io.netty.buffer.Unpooled.EMPTY_BUFFER, -1, null,
-                false);
+        Reply reply = new Reply(this, verdict.status(), List.of(verdict.headers()), null, io.netty.buffer.Unpooled.EMPTY_BUFFER,
+                verdict.status() == 204 ? -1 : 0, null, false);
         send(close ? reply.closing() : reply);
     }
 

@@ -67,7 +67,7 @@ public final class ExchangeContext {
         boolean anyCors = appCors != null;
         for (Route r : app.routes()) anyCors |= r.cors().or(() -> r.group().flatMap(RouteGroup::cors)).isPresent();
         this.clients = new ClientAddresses(config.trustedProxies());
-        this.authenticator = new dev.tidemill.internal.auth.Authenticator(config.auth());
+        this.authenticator = new dev.tidemill.internal.auth.Authenticator(config.auth(), loopback(config.host()));
         this.gate = new RouteGate(router, config.limits(), anyCors, appCors, authenticator);
         authenticator.start();
         this.replies = new Replies(app.json(), alloc, config.compression(), webSocket);
@@ -76,6 +76,21 @@ public final class ExchangeContext {
         this.dispatcher = new Dispatcher(new LoopGroup(loops, perLoop, config.assignment()),
                 Math.multiplyExact(loops, perLoop), new Invoker(replies, app.mappers(), config.debug()), observer);
         this.binder = new BodyBinder(app.json(), config.limits().maxQueryPairs());
+    }
+
+    /** @return whether {@code host} names only loopback addresses (then browsers treat plain HTTP to it as secure) */
+    private static boolean loopback(String host) {
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) if (!a.isLoopbackAddress()) return false;
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** @return what the startup report says of authentication (sessions signed with a development key, say) */
+    public List<String> authReport() {
+        return authenticator.report();
     }
 
     /** @return the configuration */

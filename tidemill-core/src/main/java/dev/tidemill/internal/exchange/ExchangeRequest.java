@@ -124,6 +124,11 @@ public abstract class ExchangeRequest implements Request {
         this.security = security;
     }
 
+    /** @return whether the request came over TLS */
+    boolean overTls() {
+        return security != null;
+    }
+
     @Override
     public List<java.security.cert.X509Certificate> tlsPeerCertificates() {
         TransportSecurity s = security;

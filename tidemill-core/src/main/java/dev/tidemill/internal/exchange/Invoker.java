@@ -74,6 +74,19 @@ final class Invoker {
             ex.releaseSlot();
             return;
         }
+        if (ex.session != null) { // saved before the answer goes out, so the next request finds it
+            CompletableFuture<Void> saved;
+            try {
+                saved = ex.session.commit().toCompletableFuture();
+            } catch (RuntimeException e) {
+                saved = CompletableFuture.failedFuture(e);
+            }
+            if (!saved.isDone() || saved.isCompletedExceptionally()) {
+                Object value = result;
+                saved.whenComplete((v, e) -> complete(ex, e == null ? value : mapException(e, ex)));
+                return;
+            }
+        }
         Reply reply;
         try {
             reply = replies.fromValue(ex, result);

@@ -55,7 +55,7 @@ final class Replies {
 
     /** Builds the reply for a handler's value (not a CompletionStage: that is awaited first). */
     Reply fromValue(Exchange ex, Object value) throws IOException {
-        Reply reply = answer(ex, value);
+        Reply reply = withSessionCookie(ex, answer(ex, value));
         if (ex.extendedConnect() != null && !reply.upgrades() && reply.status() >= 200 && reply.status() < 300) {
             // RFC 8441 5: over HTTP/2 a 2xx is the switch itself, so a route that answers without switching
             // must not send one: the client would take its body for WebSocket frames
@@ -64,6 +64,18 @@ final class Replies {
                     + " the extended CONNECT without switching to websocket (RFC 8441 5)"), false);
         }
         return reply;
+    }
+
+    /** The session's {@code Set-Cookie}, when it was stored under a new id or ended. */
+    private static Reply withSessionCookie(Exchange ex, Reply r) {
+        String cookie = ex.session == null ? null : ex.session.setCookie();
+        if (cookie == null) return r;
+        List<String> headers = new ArrayList<>(r.headers().size() + 2);
+        headers.addAll(r.headers());
+        headers.add("Set-Cookie");
+        headers.add(cookie);
+        return new Reply(ex, r.status(), headers, r.contentType(), r.body(), r.contentLength(), r.stream(), r.close(), r.takeover(),
+                r.file());
     }
 
     private Reply answer(Exchange ex, Object value) throws IOException {

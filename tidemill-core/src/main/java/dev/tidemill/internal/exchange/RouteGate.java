@@ -161,17 +161,20 @@ public final class RouteGate {
      * @return null when the caller may go on (its principal set), a refusal, or {@link Verdict#PENDING}
      */
     private Verdict admit(Exchange ex, HttpHeaders headers) {
-        if (ex.endpoint.requirement() == null) return null;
+        if (ex.endpoint.requirement() == null && !auth.sessions()) return null;
         String subject = ex.tlsPrincipal().map(java.security.Principal::getName).orElse(null);
-        return settle(ex, auth.authenticate(ex.endpoint.requirement(), headers::getAll, subject));
+        return settle(ex, auth.authenticate(ex.endpoint.requirement(),
+                new Authenticator.Asking(ex.method(), ex.uri(), headers::getAll, subject, ex.overTls())));
     }
 
     private Verdict settle(Exchange ex, Outcome outcome) {
         return switch (outcome) {
             case Outcome.Admitted a -> {
                 ex.principal = a.principal();
+                ex.session = a.session();
                 yield null;
             }
+            case Outcome.Refused r when r.status() == 303 -> Verdict.seeOther(r.headers()[1]);
             case Outcome.Refused r -> new Verdict(Problem.of(r.status(), r.title(), r.detail()), false, r.headers());
             case Outcome.Pending p -> {
                 ex.admission = p.later().thenApply(o -> {

@@ -149,6 +149,7 @@ public final class HttpServer implements Server {
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
             if (tls != null) report.addAll(tls.report());
             AbsentIntegrations.line(config).ifPresent(report::add);
+            report.addAll(context.authReport());
             HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
                     List.copyOf(report), tls);
