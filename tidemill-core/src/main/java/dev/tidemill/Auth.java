@@ -12,54 +12,72 @@ import java.util.Optional;
  * @see BearerTokens
  * @see ApiKeys
  * @see Sessions
+ * @see BasicUsers
  */
 public final class Auth {
     /** No mechanism configured. */
-    public static final Auth NONE = new Auth(null, null, null);
+    public static final Auth NONE = new Auth(null, null, null, null);
 
     private final BearerTokens bearer;
     private final ApiKeys apiKeys;
     private final Sessions sessions;
+    private final BasicUsers basic;
 
-    private Auth(BearerTokens bearer, ApiKeys apiKeys, Sessions sessions) {
+    private Auth(BearerTokens bearer, ApiKeys apiKeys, Sessions sessions, BasicUsers basic) {
         this.bearer = bearer;
         this.apiKeys = apiKeys;
         this.sessions = sessions;
+        this.basic = basic;
     }
 
     /** @param tokens how bearer tokens are verified @return settings with them alone */
     public static Auth bearer(BearerTokens tokens) {
-        return new Auth(Objects.requireNonNull(tokens, "tokens"), null, null);
+        return new Auth(Objects.requireNonNull(tokens, "tokens"), null, null, null);
     }
 
     /** @param keys the API keys accepted @return settings with them alone */
     public static Auth apiKeys(ApiKeys keys) {
-        return new Auth(null, Objects.requireNonNull(keys, "keys"), null);
+        return new Auth(null, Objects.requireNonNull(keys, "keys"), null, null);
     }
 
     /** @param tokens how bearer tokens are verified @return these settings with them */
     public Auth withBearer(BearerTokens tokens) {
-        return new Auth(Objects.requireNonNull(tokens, "tokens"), apiKeys, sessions);
+        return new Auth(Objects.requireNonNull(tokens, "tokens"), apiKeys, sessions, basic);
     }
 
     /** @param keys the API keys accepted @return these settings with them */
     public Auth withApiKeys(ApiKeys keys) {
-        return new Auth(bearer, Objects.requireNonNull(keys, "keys"), sessions);
+        return new Auth(bearer, Objects.requireNonNull(keys, "keys"), sessions, basic);
     }
 
     /** @param settings server-side sessions @return settings with them alone */
     public static Auth sessions(Sessions settings) {
-        return new Auth(null, null, Objects.requireNonNull(settings, "settings"));
+        return new Auth(null, null, Objects.requireNonNull(settings, "settings"), null);
     }
 
     /** @param settings server-side sessions @return these settings with them */
     public Auth withSessions(Sessions settings) {
-        return new Auth(bearer, apiKeys, Objects.requireNonNull(settings, "settings"));
+        return new Auth(bearer, apiKeys, Objects.requireNonNull(settings, "settings"), basic);
     }
 
     /** @return the session settings, when the app has sessions */
     public Optional<Sessions> sessions() {
         return Optional.ofNullable(sessions);
+    }
+
+    /** @param users HTTP Basic users @return settings with them alone */
+    public static Auth basic(BasicUsers users) {
+        return new Auth(null, null, null, Objects.requireNonNull(users, "users"));
+    }
+
+    /** @param users HTTP Basic users @return these settings with them */
+    public Auth withBasic(BasicUsers users) {
+        return new Auth(bearer, apiKeys, sessions, Objects.requireNonNull(users, "users"));
+    }
+
+    /** @return the HTTP Basic users, when Basic is accepted */
+    public Optional<BasicUsers> basic() {
+        return Optional.ofNullable(basic);
     }
 
     /** @return how bearer tokens are verified, when they are accepted */
@@ -74,7 +92,8 @@ public final class Auth {
 
     @Override
     public String toString() {
-        return bearer == null && apiKeys == null && sessions == null ? "Auth[none]" : "Auth[" + (bearer != null ? bearer + " " : "")
-                + (apiKeys != null ? apiKeys + " " : "") + (sessions != null ? "sessions" : "") + "]";
+        return bearer == null && apiKeys == null && sessions == null && basic == null ? "Auth[none]" : "Auth["
+                + (bearer != null ? bearer + " " : "") + (apiKeys != null ? apiKeys + " " : "") + (basic != null ? basic + " " : "")
+                + (sessions != null ? "sessions" : "") + "]";
     }
 }

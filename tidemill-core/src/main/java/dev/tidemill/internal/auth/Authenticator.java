@@ -34,6 +34,7 @@ public final class Authenticator implements AutoCloseable {
 
     private final TokenVerifier bearer;
     private final Sessions sessions;
+    private final BasicCheck basic;
     private final boolean loopbackHost;
     private final SessionCookies secureCookies;
     private final SessionCookies plainCookies;
@@ -65,9 +66,14 @@ public final class Authenticator implements AutoCloseable {
         } else {
             bearer = null;
         }
+        basic = auth.basic().map(BasicCheck::new).orElse(null);
         apiKeys = auth.apiKeys().orElse(null);
         keyHeader = apiKeys == null ? null : apiKeys.header().orElse(null);
-        ask = apiKeys == null ? "Bearer" : bearer == null ? "ApiKey" : "Bearer, ApiKey";
+        List<String> schemes = new java.util.ArrayList<>();
+        if (bearer != null || (apiKeys == null && basic == null)) schemes.add("Bearer");
+        if (apiKeys != null) schemes.add("ApiKey");
+        if (basic != null) schemes.add("Basic realm=\"tidemill\", charset=\"UTF-8\"");
+        ask = String.join(", ", schemes);
     }
 
     /** Starts what runs in the background (key fetches). */
@@ -156,6 +162,16 @@ public final class Authenticator implements AutoCloseable {
             String credential = space < 0 ? "" : value.substring(space + 1).strip();
             if (bearer != null && scheme.equalsIgnoreCase("Bearer")) return withSession(check(requirement, bearer.verify(credential)), session);
             if (apiKeys != null && scheme.equalsIgnoreCase("ApiKey")) return withSession(check(requirement, apiKey(credential)), session);
+            if (basic != null && scheme.equalsIgnoreCase("Basic")) {
+                if (!asking.secure() && !basic.allowPlainHttp()) {
+                    LOG.info("refused: Basic credentials over plain HTTP");
+                    return new Outcome.Refused(403, "Forbidden", "Basic credentials are refused over plain HTTP: use HTTPS");
+                }
+                String why = CrossSiteCheck.refusal(asking.method(), fields, asking.secure(),
+                        sessions != null ? sessions.trustedOrigins() : Set.of(), null); // ambient: a browser resends it
+                if (why != null) return crossSite(why);
+                return withSession(check(requirement, basic.verify(credential, this::unauthorized)), session);
+            }
             LOG.info("refused: an Authorization scheme this server does not take ({})", printable(scheme));
             return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
         }
@@ -173,6 +189,11 @@ public final class Authenticator implements AutoCloseable {
             return new Outcome.Refused(303, "See Other", "sign in first", "Location",
                     sessions.loginPath() + "?next=" + java.net.URLEncoder.encode(asking.target(), java.nio.charset.StandardCharsets.UTF_8));
         }
+        return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
+    }
+
+    /** @return a 401 that asks for every scheme this app takes */
+    private Outcome.Refused unauthorized() {
         return new Outcome.Refused(401, UNAUTHORIZED, ASK, "WWW-Authenticate", ask);
     }
 
@@ -262,6 +283,7 @@ public final class Authenticator implements AutoCloseable {
 
     @Override
     public void close() {
+        if (basic != null) basic.close();
         if (bearer != null) bearer.close();
     }
 }
