@@ -33,6 +33,7 @@ public final class Authenticator implements AutoCloseable {
     private static final String ASK = "authentication is required, and the request's credentials are missing or not valid";
 
     private final TokenVerifier bearer;
+    private final AuthOutcomes outcomes = new AuthOutcomes();
     private final Sessions sessions;
     private final BasicCheck basic;
     private final boolean loopbackHost;
@@ -74,6 +75,11 @@ public final class Authenticator implements AutoCloseable {
         if (apiKeys != null) schemes.add("ApiKey");
         if (basic != null) schemes.add("Basic realm=\"tidemill\", charset=\"UTF-8\"");
         ask = String.join(", ", schemes);
+    }
+
+    /** @return the outcomes counted so far */
+    public AuthOutcomes outcomes() {
+        return outcomes;
     }
 
     /** Starts what runs in the background (key fetches). */

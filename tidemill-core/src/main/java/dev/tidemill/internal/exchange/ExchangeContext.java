@@ -88,6 +88,11 @@ public final class ExchangeContext {
         }
     }
 
+    /** @return authentication's outcomes, counted for the metrics */
+    public dev.tidemill.internal.auth.AuthOutcomes authOutcomes() {
+        return authenticator.outcomes();
+    }
+
     /** @return what the startup report says of authentication (sessions signed with a development key, say) */
     public List<String> authReport() {
         return authenticator.report();

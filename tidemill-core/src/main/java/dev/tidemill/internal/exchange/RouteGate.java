@@ -172,10 +172,14 @@ public final class RouteGate {
             case Outcome.Admitted a -> {
                 ex.principal = a.principal();
                 ex.session = a.session();
+                if (a.principal() != null) auth.outcomes().admitted(a.principal().via());
                 yield null;
             }
-            case Outcome.Refused r when r.status() == 303 -> Verdict.seeOther(r.headers()[1]);
-            case Outcome.Refused r -> new Verdict(Problem.of(r.status(), r.title(), r.detail()), false, r.headers());
+            case Outcome.Refused r -> {
+                auth.outcomes().refused(r.status(), r.detail());
+                yield r.status() == 303 ? Verdict.seeOther(r.headers()[1])
+                        : new Verdict(Problem.of(r.status(), r.title(), r.detail()), false, r.headers());
+            }
             case Outcome.Pending p -> {
                 ex.admission = p.later().thenApply(o -> {
                     Verdict v = settle(ex, o);

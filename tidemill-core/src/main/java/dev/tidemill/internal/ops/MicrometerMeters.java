@@ -71,6 +71,18 @@ final class MicrometerMeters implements Meters {
                     for (RouteMeters r : all) for (int slot = 0; slot < r.methods.length; slot++) n += r.count(slot, 429);
                     return n;
                 }).description("responses with status 429 Too Many Requests").register(registry);
+        dev.tidemill.internal.auth.AuthOutcomes auth = context.authOutcomes();
+        for (dev.tidemill.Principal.Via via : dev.tidemill.Principal.Via.values()) {
+            FunctionCounter.builder("tidemill.auth", auth, a -> a.admitted(via.ordinal())).tag("outcome", "admitted")
+                    .tag("via", via.toString()).description("requests to routes with a requirement, by outcome and credential")
+                    .register(registry);
+        }
+        for (int i = 1; i < dev.tidemill.internal.auth.AuthOutcomes.OUTCOMES.size(); i++) {
+            int index = i;
+            FunctionCounter.builder("tidemill.auth", auth, a -> a.refused(index))
+                    .tag("outcome", dev.tidemill.internal.auth.AuthOutcomes.OUTCOMES.get(i)).tag("via", "none")
+                    .description("requests to routes with a requirement, by outcome and credential").register(registry);
+        }
         Gauge.builder("tidemill.connections.open", openConnections, IntSupplier::getAsInt)
                 .description("connections open now").strongReference(true).register(registry); // a lambda: held weakly it would be collected
         int max = context.config().limits().maxConnections();

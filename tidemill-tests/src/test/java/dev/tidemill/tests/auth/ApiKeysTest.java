@@ -117,4 +117,25 @@ class ApiKeysTest {
             assertThat(c.send(TestRequest.get("/me").header("X-Key", BILLING.key())).text()).isEqualTo("billing");
         }
     }
+
+    @Test
+    void outcomesAreCountedByReasonAndCredential() {
+        ApiKeys keys = ApiKeys.of(List.of(BILLING.entry()));
+        try (TestClient c = start(Setup.onDefaultTransport(dev.tidemill.ExecutionMode.LOOP), Auth.apiKeys(keys))) {
+            for (int i = 0; i < 3; i++) c.send(TestRequest.get("/me").header("Authorization", "ApiKey " + BILLING.key()));
+            c.get("/me");
+            c.send(TestRequest.get("/admin").header("Authorization", "ApiKey " + BILLING.key()));
+            String scrape = c.get("/metrics").text();
+            assertThat(sample(scrape, "admitted", "api_key")).as(scrape).isEqualTo(3.0);
+            assertThat(sample(scrape, "unauthorized", "none")).isEqualTo(1.0);
+            assertThat(sample(scrape, "forbidden", "none")).isEqualTo(1.0);
+            assertThat(sample(scrape, "cross_site", "none")).isEqualTo(0.0);
+        }
+    }
+
+    private static double sample(String scrape, String outcome, String via) {
+        return scrape.lines().filter(l -> l.startsWith("tidemill_auth_total{") && l.contains("outcome=\"" + outcome + "\"")
+                && l.contains("via=\"" + via + "\"")).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError("no tidemill_auth_total for " + outcome + "/" + via));
+    }
 }
