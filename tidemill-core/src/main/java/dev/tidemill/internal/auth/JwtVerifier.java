@@ -39,6 +39,15 @@ final class JwtVerifier implements TokenVerifier {
     private final Set<JWSAlgorithm> algorithms;
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final String[] rolesPath;
+    /**
+     * Tokens verified already, by the whole token, each until its {@code exp} (never past it), at most
+     * {@link #MAX_REMEMBERED}: a client sends the same token with every request, and an ES256
+     * verification costs far more CPU than the rest of a small request.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<String, Remembered> remembered = new java.util.concurrent.ConcurrentHashMap<>();
+    static final int MAX_REMEMBERED = 10_000;
+
+    private record Remembered(Principal principal, long expiresAtMillis) { }
 
     JwtVerifier(BearerTokens settings) {
         this.settings = settings;
@@ -81,6 +90,11 @@ final class JwtVerifier implements TokenVerifier {
         if (token.length() > settings.maxTokenBytes()) {
             return Authenticator.invalid("longer than " + settings.maxTokenBytes() + " bytes (maxTokenBytes), not parsed");
         }
+        Remembered r = remembered.get(token);
+        if (r != null) {
+            if (System.currentTimeMillis() < r.expiresAtMillis) return new Outcome.Admitted(r.principal);
+            remembered.remove(token, r);
+        }
         SignedJWT jwt;
         try {
             jwt = SignedJWT.parse(token);
@@ -91,11 +105,11 @@ final class JwtVerifier implements TokenVerifier {
         if (!algorithms.contains(header.getAlgorithm())) {
             return Authenticator.invalid("algorithm " + header.getAlgorithm() + " is not allowed");
         }
-        if (hasKey(keys.current(), header)) return process(jwt);
+        if (hasKey(keys.current(), header)) return process(jwt, token);
         return new Outcome.Pending(keys.unknownKey().thenApply(set -> {
             if (set == null) return Authenticator.keysUnavailable();
             if (!hasKey(set, header)) return Authenticator.invalid("no key of the key set has kid " + header.getKeyID());
-            return process(jwt);
+            return process(jwt, token);
         }));
     }
 
@@ -103,7 +117,7 @@ final class JwtVerifier implements TokenVerifier {
         return set != null && !new JWKSelector(JWKMatcher.forJWSHeader(header)).select(set).isEmpty();
     }
 
-    private Outcome process(SignedJWT jwt) {
+    private Outcome process(SignedJWT jwt, String token) {
         JWTClaimsSet claims;
         try {
             claims = processor.process(jwt, null);
@@ -114,7 +128,11 @@ final class JwtVerifier implements TokenVerifier {
         if (subject == null || subject.isBlank()) return Authenticator.invalid("no sub claim");
         Map<String, Object> json = new java.util.LinkedHashMap<>(claims.toJSONObject());
         json.values().removeIf(java.util.Objects::isNull);
-        return new Outcome.Admitted(new Principal(subject, scopes(claims), roles(claims), Principal.Via.BEARER, json));
+        Principal p = new Principal(subject, scopes(claims), roles(claims), Principal.Via.BEARER, json);
+        // Remembered until exp itself: the leeway lets a token in late once, never for longer.
+        if (remembered.size() >= MAX_REMEMBERED) remembered.clear();
+        remembered.put(token, new Remembered(p, claims.getExpirationTime().getTime()));
+        return new Outcome.Admitted(p);
     }
 
     /** RFC 8693 4.2 / RFC 9068 2.2.3: {@code scope}, space-separated; else {@code scp}, a list or a string. */

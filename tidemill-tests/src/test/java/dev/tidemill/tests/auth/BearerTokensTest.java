@@ -445,6 +445,21 @@ class BearerTokensTest {
     }
 
     @Test
+    void aRememberedTokenIsNeverLetInPastItsExp() {
+        try (TestClient c = Setup.onDefaultTransport(dev.tidemill.ExecutionMode.LOOP).start(b -> b.auth(Auth.bearer(
+                BearerTokens.builder().issuer(KeyServer.ISSUER).audience(KeyServer.AUDIENCE).jwks(keys.jwksJson())
+                        .leeway(Duration.ZERO).build())), BearerTokensTest::routes)) {
+            String shortLived = keys.rs256(KeyServer.claims("alice", null)
+                    .expirationTime(Date.from(Instant.now().plusSeconds(2))).build());
+            for (int i = 0; i < 3; i++) {
+                assertThat(c.send(TestRequest.get("/me").header("Authorization", "Bearer " + shortLived)).status()).isEqualTo(200);
+            }
+            await("the token's exp").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> c.send(TestRequest.get("/me").header("Authorization", "Bearer " + shortLived)).status() == 401);
+        }
+    }
+
+    @Test
     void settingsAreCheckedWhenBuilt() {
         assertThatThrownBy(() -> BearerTokens.builder().build()).hasMessageContaining("need keys");
         assertThatThrownBy(() -> BearerTokens.builder().jwksUri(URI.create("ftp://x/jwks")).build()).hasMessageContaining("http");
