@@ -1,9 +1,7 @@
 package dev.tidemill;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,7 +9,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -92,28 +89,18 @@ public final class ApiKeys {
     /** @param text a keys file's content (see the class comment) @return its keys */
     public static ApiKeys parse(String text) {
         List<Entry> entries = new ArrayList<>();
-        int n = 0;
-        for (String line : text.split("\n", -1)) {
-            n++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) continue;
-            String[] parts = t.split("\\s+");
-            if (parts.length < 2 || !parts[1].startsWith("sha256:")) {
-                throw new IllegalArgumentException("API keys, line " + n + ": expected 'name sha256:<hex digest> [scope ...]'");
+        for (CredentialFile.Row r : CredentialFile.rows(text, "API keys ('name sha256:<hex digest> [scope ...]')")) {
+            if (!r.secret().startsWith("sha256:")) {
+                throw new IllegalArgumentException("API keys, line " + r.line() + ": expected 'name sha256:<hex digest> [scope ...]'");
             }
-            Set<String> scopes = new LinkedHashSet<>(List.of(parts).subList(2, parts.length));
-            entries.add(new Entry(parts[0], parts[1].substring("sha256:".length()).toLowerCase(Locale.ROOT), scopes));
+            entries.add(new Entry(r.name(), r.secret().substring("sha256:".length()).toLowerCase(Locale.ROOT), r.scopes()));
         }
         return of(entries);
     }
 
     /** @param file a keys file @return its keys @throws UncheckedIOException if it cannot be read */
     public static ApiKeys read(Path file) {
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("API keys file " + file + " cannot be read", e);
-        }
+        return parse(CredentialFile.read(file, "API keys"));
     }
 
     /**

@@ -1,16 +1,11 @@
 package dev.tidemill;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,25 +93,15 @@ public final class BasicUsers {
     /** @param text a users file's content @return its users */
     public static BasicUsers parse(String text) {
         List<User> users = new ArrayList<>();
-        int n = 0;
-        for (String line : text.split("\n", -1)) {
-            n++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) continue;
-            String[] parts = t.split("\\s+");
-            if (parts.length < 2) throw new IllegalArgumentException("Basic users, line " + n + ": expected 'name hash [scope ...]'");
-            users.add(new User(parts[0], parts[1], new LinkedHashSet<>(List.of(parts).subList(2, parts.length))));
+        for (CredentialFile.Row r : CredentialFile.rows(text, "Basic users ('name hash [scope ...]')")) {
+            users.add(new User(r.name(), r.secret(), r.scopes()));
         }
         return of(users);
     }
 
     /** @param file a users file @return its users */
     public static BasicUsers read(Path file) {
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Basic users file " + file + " cannot be read", e);
-        }
+        return parse(CredentialFile.read(file, "Basic users"));
     }
 
     /** @return these users, accepted over plain HTTP too (a password in clear text on the wire: for a loopback-only tool) */
