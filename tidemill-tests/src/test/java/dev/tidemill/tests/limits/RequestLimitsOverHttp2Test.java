@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
-import dev.tidemill.RouteGroup;
-import dev.tidemill.Tidemill;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
@@ -41,22 +39,7 @@ class RequestLimitsOverHttp2Test {
     }
 
     private TestClient start(Setup setup, Consumer<Config.Builder> tweak) {
-        return setup.start(tweak, this::routes);
-    }
-
-    private void routes(Tidemill app) {
-        app.get("/hello", req -> "hello");
-        app.get("/{*rest}", req -> "path " + req.path().length());
-        app.post("/upload", req -> {
-            handled.incrementAndGet();
-            return "got " + req.body().length;
-        });
-        app.post("/small", req -> "got " + req.body().length).maxBodyBytes(10);
-        app.post("/big", req -> "got " + req.body().length).maxBodyBytes(4096);
-        RouteGroup g = app.group("/g").maxBodyBytes(20);
-        g.post("/x", req -> "got " + req.body().length);
-        g.post("/y", req -> "got " + req.body().length).maxBodyBytes(30);
-        g.group("/h").post("/z", req -> "got " + req.body().length);
+        return setup.start(tweak, app -> RequestLimitsTest.routes(app, handled));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -34,10 +34,11 @@ class RequestLimitsTest {
     private final AtomicInteger handled = new AtomicInteger();
 
     private TestClient start(Consumer<Config.Builder> tweak) {
-        return ONE.start(tweak, this::routes);
+        return ONE.start(tweak, app -> routes(app, handled));
     }
 
-    private void routes(Tidemill app) {
+    /** The routes both protocols' limit tests use; {@code handled} counts what reached a counting handler. */
+    static void routes(Tidemill app, AtomicInteger handled) {
         app.get("/hello", req -> "hello");
         app.get("/{*rest}", req -> {
             handled.incrementAndGet();
