@@ -34,6 +34,8 @@ module dev.tidemill {
     /** /metrics: meters, JVM binders and the Prometheus registry; no Micrometer type is in the exported API. */
     /** Bearer tokens (internal.auth): JOSE parsing, signatures, JWK sets. */
     requires static com.nimbusds.jose.jwt;
+    /** OpenID Connect sign-in (internal.auth): the provider's discovery and token endpoints. */
+    requires java.net.http;
     requires static micrometer.core;
     requires static micrometer.registry.prometheus;
     requires static com.github.luben.zstd_jni;

@@ -174,6 +174,7 @@ public record Config(
         private String apiKeyHeader;
         /** Session keys from the environment: sessions on, signed with them. */
         private java.util.List<byte[]> sessionKeys;
+        private OidcLogin.Builder login;
 
         private Builder() {}
 
@@ -339,6 +340,7 @@ public record Config(
             auth = java.util.Objects.requireNonNull(v);
             bearer = null;
             apiKeys = null;
+            login = null;
             return this;
         }
         /** @param v the API keys accepted, added to {@link #auth} @return this */
@@ -351,6 +353,12 @@ public record Config(
         public Builder bearer(java.util.function.Consumer<BearerTokens.Builder> change) {
             if (bearer == null) bearer = BearerTokens.builder();
             change.accept(bearer);
+            return this;
+        }
+        /** OpenID Connect sign-in settings, one at a time (the environment reader's way); the issuer defaults to the bearer tokens'. */
+        Builder login(java.util.function.Consumer<OidcLogin.Builder> change) {
+            if (login == null) login = OidcLogin.builder();
+            change.accept(login);
             return this;
         }
         /** @param v see {@link Timeouts#ssePing()} @return this */
@@ -375,6 +383,13 @@ public record Config(
                 Sessions.Builder s = Sessions.builder();
                 sessionKeys.forEach(s::key);
                 a = a.withSessions(s.build());
+            }
+            if (login != null) {
+                if (!login.hasIssuer()) {
+                    login.issuer(a.bearerTokens().flatMap(BearerTokens::issuer).orElseThrow(() ->
+                            new IllegalArgumentException("TIDEMILL_OIDC_CLIENT_ID needs TIDEMILL_AUTH_ISSUER, the provider's issuer URL")));
+                }
+                a = a.withLogin(login.build());
             }
             return a;
         }

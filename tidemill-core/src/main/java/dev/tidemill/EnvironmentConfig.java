@@ -124,6 +124,17 @@ final class EnvironmentConfig {
         other("TIDEMILL_SESSION_KEYS", "auth.sessions.keys",
                 "comma-separated base64url keys of at least 32 bytes each; the first signs session cookies, all verify",
                 (b, v) -> b.sessionKeys(Sessions.parseKeys(v)));
+        // OpenID Connect sign-in (OidcLogin): on once the client id is set; the issuer is TIDEMILL_AUTH_ISSUER's.
+        other("TIDEMILL_OIDC_CLIENT_ID", "auth.login.clientId", "this app's client id at the OpenID Connect provider",
+                (b, v) -> b.login(l -> l.clientId(nonEmpty(v))));
+        other("TIDEMILL_OIDC_CLIENT_SECRET", "auth.login.clientSecret", "the client secret (never printed)",
+                (b, v) -> b.login(l -> l.clientSecret(nonEmpty(v))));
+        other("TIDEMILL_OIDC_REDIRECT_URI", "auth.login.redirectUri", "this app's callback URL as registered, such as https://app.example.com/auth/callback",
+                (b, v) -> {
+                    java.net.URI uri = java.net.URI.create(nonEmpty(v));
+                    if (!uri.isAbsolute()) throw new IllegalArgumentException("not an absolute URL");
+                    b.login(l -> l.redirectUri(uri));
+                });
         duration("TIDEMILL_AUTH_LEEWAY", BearerTokens.LEEWAY, (b, d) -> b.bearer(t -> t.leeway(d)));
         intSize("TIDEMILL_AUTH_MAX_TOKEN_SIZE", BearerTokens.MAX_TOKEN_BYTES, (b, n) -> b.bearer(t -> t.maxTokenBytes(n)));
         duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));

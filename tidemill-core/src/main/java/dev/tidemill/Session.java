@@ -15,18 +15,26 @@ public interface Session {
     /** @return who is signed in on this session, {@link Principal.Via#SESSION}; empty before {@link #login} */
     Optional<Principal> principal();
 
-    /** @param name a value's name @return its value */
+    /** @param name a value's name @return its value; names starting with {@code tidemill.} are the server's and never returned */
     Optional<String> get(String name);
 
     /**
      * @param name a value's name
      * @param value its value
-     * @throws IllegalArgumentException past {@link #MAX_VALUE_BYTES}
+     * @throws IllegalArgumentException past {@link #MAX_VALUE_BYTES}, or for a name starting with {@code tidemill.}
      */
     void put(String name, String value);
 
     /** @param name a value's name, removed */
     void remove(String name);
+
+    /**
+     * @return the OpenID Connect provider's access token, after a sign-in through {@link OidcLogin}: to
+     *     call APIs for the signed-in user. Refreshed when expired on requests to routes with a
+     *     requirement (when the provider issued a refresh token). Kept in the store, never in the
+     *     cookie, and not counted in {@link #MAX_VALUE_BYTES}
+     */
+    Optional<String> accessToken();
 
     /**
      * @return the session's synchronizer token: a request to change something that carries neither

@@ -198,10 +198,12 @@ public final class Tidemill implements Routes {
      */
     public Server start() {
         Operational ops;
+        dev.tidemill.internal.auth.OidcFlow login;
         synchronized (this) {
             if (started) throw new IllegalStateException("this app was already started");
             ops = Operational.create(config, new LinkedHashMap<>(readiness));
             operationalRoutes(ops);
+            login = loginRoutes();
             started = true;
         }
         if (openApi != null) openApi.build(routes, requirement, config.auth()); // before binding: a duplicate operationId fails the start
@@ -210,7 +212,7 @@ public final class Tidemill implements Routes {
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, ops));
+                cors, rateLimit, requirement, ops, login));
     }
 
     /**
@@ -222,14 +224,16 @@ public final class Tidemill implements Routes {
      * @return the app, served in memory; close it to stop its worker loops
      */
     public InMemoryServer inMemory() {
+        dev.tidemill.internal.auth.OidcFlow login;
         synchronized (this) {
             if (started) throw new IllegalStateException("this app was already started");
+            login = loginRoutes();
             started = true;
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE));
+                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE, login));
     }
 
     /**
@@ -245,6 +249,30 @@ public final class Tidemill implements Routes {
             operational(o.readinessPath(), ops.readiness(), ExecutionMode.IO);
         }
         if (o.metrics()) operational(o.metricsPath(), ops.metrics(), ExecutionMode.VIRTUAL);
+    }
+
+    /**
+     * With {@link OidcLogin}: {@code GET} the sessions' login path, {@code GET} the callback path and
+     * {@code POST} the logout path, as anonymous routes (a sign-in needs nobody signed in). They wait
+     * on the provider through futures, so they run on the I/O thread.
+     *
+     * @return the sign-in's flow, or null without one
+     */
+    private dev.tidemill.internal.auth.OidcFlow loginRoutes() {
+        OidcLogin settings = config.auth().login().orElse(null);
+        if (settings == null) return null;
+        var flow = new dev.tidemill.internal.auth.OidcFlow(settings);
+        String loginPath = config.auth().sessions().orElseThrow().loginPath();
+        try {
+            register("GET", loginPath, flow::login, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
+            register("GET", settings.callbackPath(), flow::callback, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
+            register("POST", settings.logoutPath(), flow::logout, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
+        } catch (IllegalArgumentException e) {
+            flow.close();
+            throw new IllegalArgumentException(e.getMessage() + "; with OidcLogin the server takes " + loginPath + ", "
+                    + settings.callbackPath() + " and POST " + settings.logoutPath() + " itself", e);
+        }
+        return flow;
     }
 
     private void operational(String path, Handler handler, ExecutionMode mode) {

@@ -40,7 +40,8 @@ class PublicApiBoundaryTest {
             Multipart.class, Multipart.Part.class, Upload.class,
             Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class,
             Auth.class, BearerTokens.class, BearerTokens.Builder.class, Principal.class, Principal.Via.class, Requirement.class,
-            ApiKeys.class, Session.class, SessionStore.class, Sessions.class, Sessions.Builder.class, BasicUsers.class);
+            ApiKeys.class, Session.class, SessionStore.class, Sessions.class, Sessions.Builder.class, BasicUsers.class,
+            OidcLogin.class, OidcLogin.Builder.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {

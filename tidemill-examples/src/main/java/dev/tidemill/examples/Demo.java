@@ -1,5 +1,6 @@
 package dev.tidemill.examples;
 
+import dev.tidemill.Auth;
 import dev.tidemill.Config;
 import dev.tidemill.Cors;
 import dev.tidemill.RateLimit;
@@ -227,7 +228,9 @@ public final class Demo {
      *     {@code token NAME [SCOPE ...]} (prints a development bearer token the demo accepts when no
      *     {@code TIDEMILL_AUTH_*} setting names another issuer); {@code --tls} anywhere also serves
      *     HTTPS on port 8443 with a self-signed development certificate (unless
-     *     {@code TIDEMILL_TLS_CERT} names a real one); settings come from TIDEMILL_* variables
+     *     {@code TIDEMILL_TLS_CERT} names a real one); {@code --idp} also starts a local OpenID Connect
+     *     provider (npm's oidc-provider, {@link LocalProvider}) and signs in through it; settings come
+     *     from TIDEMILL_* variables
      */
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("token")) {
@@ -239,7 +242,8 @@ public final class Demo {
             return;
         }
         boolean tls = java.util.Arrays.asList(args).contains("--tls");
-        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--tls")).toArray(String[]::new);
+        boolean idp = java.util.Arrays.asList(args).contains("--idp");
+        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--tls") && !a.equals("--idp")).toArray(String[]::new);
         Config config;
         try {
             config = Config.fromEnvironment();
@@ -249,9 +253,28 @@ public final class Demo {
             System.exit(2);
             return;
         }
+        LocalProvider provider = null;
+        if (idp) {
+            try {
+                String host = config.host().equals("0.0.0.0") || config.host().equals("::") ? "127.0.0.1" : config.host();
+                provider = LocalProvider.start("http://" + host + ":" + config.port(), 3600);
+            } catch (java.io.IOException e) {
+                System.err.println("tidemill: demo --idp: " + e.getMessage());
+                System.exit(1);
+                return;
+            } catch (InterruptedException e) {
+                return;
+            }
+            LocalProvider started = provider;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "tidemill-idp-stop"));
+        }
         DemoIdentity.Setup identity = DemoIdentity.setup(config);
-        Tidemill app = create(config.toBuilder().auth(identity.auth()).build());
-        app.run(args, server -> System.out.println(banner(app, server, identity)));
+        Auth auth = provider != null ? identity.auth().withLogin(provider.login()) : identity.auth();
+        Tidemill app = create(config.toBuilder().auth(auth).build());
+        LocalProvider shown = provider;
+        app.run(args, server -> System.out.println(banner(app, server, identity)
+                + (shown == null ? "" : "Sign in through the local OpenID Connect provider at " + shown.issuer()
+                        + " (development: any name, any password):\n  http://" + server.host() + ":" + server.port() + "/board\n")));
     }
 
     static String banner(Tidemill app, Server server) {

@@ -31,7 +31,8 @@ import java.util.List;
  *
  * <p>Posting needs a signed-in session (the note shows who posted it): without other sign-in
  * configured, {@code /login} is a development sign-in that takes a name and no password, marked
- * as such on the page. {@code POST /logout} ends the session.
+ * as such on the page. {@code POST /logout} ends the session. With {@link dev.tidemill.OidcLogin}
+ * configured, the server's own {@code /login} signs in through the provider instead.
  *
  * <p>Each update sends the whole list (at most {@link #KEPT} notes), not only the new note: an
  * update is then idempotent, so a page that subscribes while a note is being posted can neither
@@ -69,8 +70,11 @@ final class LiveBoard {
     private final ArrayDeque<Note> notes = new ArrayDeque<>();
     private long posted;
     private final StaticAssets assets;
+    /** Whether sign-in is the development one (no provider configured): the page says so. */
+    private final boolean devSignIn;
 
-    private LiveBoard(Topic<Html> updates, StaticAssets assets) {
+    private LiveBoard(Topic<Html> updates, StaticAssets assets, boolean devSignIn) {
+        this.devSignIn = devSignIn;
         this.updates = updates;
         this.assets = assets;
     }
@@ -82,10 +86,11 @@ final class LiveBoard {
      * @param assets the static assets, holding {@link #DATASTAR_CLIENT} and {@link #STYLESHEET}
      */
     static void register(Tidemill app, StaticAssets assets) {
-        LiveBoard board = new LiveBoard(topic(), assets);
+        LiveBoard board = new LiveBoard(topic(), assets, app.config().auth().login().isEmpty());
         app.get("/board", board::page);
         app.get("/board/events", req -> board.events()).mode(ExecutionMode.IO);
         app.post("/board/notes", board::post).requires(Requirement.authenticated());
+        if (app.config().auth().login().isPresent()) return; // the server takes /login, /auth/callback and POST /logout
         app.get("/login", LiveBoard::loginPage);
         app.post("/login", LiveBoard::signIn).form(SignIn.class);
         app.post("/logout", req -> {
@@ -147,7 +152,7 @@ final class LiveBoard {
                                 p(cls("hint"), "Open this page in two tabs: what you post here appears there."),
                                 who == null
                                         ? p(id("whoami"), a(id("sign-in"), href("/login?next=%2Fboard"), "Sign in"), " to post.")
-                                        : p(id("whoami"), "Signed in as ", span(cls("author"), who), " (development sign-in). ",
+                                        : p(id("whoami"), "Signed in as ", span(cls("author"), who), devSignIn ? " (development sign-in). " : ". ",
                                                 form(attr("method", "post"), attr("action", "/logout"), attr("style", "display:inline"),
                                                         button(id("sign-out"), attr("type", "submit"), "Sign out"))),
                                 who == null ? p() : div(cls("compose"),

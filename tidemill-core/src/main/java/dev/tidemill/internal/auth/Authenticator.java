@@ -33,6 +33,7 @@ public final class Authenticator implements AutoCloseable {
     private static final String ASK = "authentication is required, and the request's credentials are missing or not valid";
 
     private final TokenVerifier bearer;
+    private final OidcFlow login;
     private final AuthOutcomes outcomes = new AuthOutcomes();
     private final Sessions sessions;
     private final BasicCheck basic;
@@ -56,7 +57,17 @@ public final class Authenticator implements AutoCloseable {
      *     {@code __Host-} and {@code Secure} over plain HTTP: browsers treat loopback as a secure context)
      */
     public Authenticator(Auth auth, boolean loopbackHost) {
+        this(auth, loopbackHost, null);
+    }
+
+    /**
+     * @param auth the app's settings
+     * @param loopbackHost see {@link #Authenticator(Auth, boolean)}
+     * @param login the app's OpenID Connect sign-in, or null: refreshes expired provider tokens of sessions
+     */
+    public Authenticator(Auth auth, boolean loopbackHost, OidcFlow login) {
         this.loopbackHost = loopbackHost;
+        this.login = login;
         this.sessions = auth.sessions().orElse(null);
         this.secureCookies = sessions == null ? null : new SessionCookies(sessions, true);
         this.plainCookies = sessions == null ? null : new SessionCookies(sessions, false);
@@ -85,6 +96,7 @@ public final class Authenticator implements AutoCloseable {
     /** Starts what runs in the background (key fetches). */
     public void start() {
         if (bearer != null) bearer.start();
+        if (login != null) login.start();
     }
 
     /** @return key-set fetches so far, 0 without bearer tokens */
@@ -120,6 +132,7 @@ public final class Authenticator implements AutoCloseable {
         if (!loopbackHost) {
             lines.add("sessions: over plain HTTP on a non-loopback host the cookie goes without __Host- and Secure; serve TLS");
         }
+        if (login != null) lines.addAll(login.report());
         return lines;
     }
 
@@ -138,10 +151,21 @@ public final class Authenticator implements AutoCloseable {
         if (id == null) return authenticate(requirement, asking, SessionState.of(sessions, cookies, null, Optional.empty()));
         CompletableFuture<Optional<SessionStore.Data>> loading = sessions.store().load(id).toCompletableFuture();
         if (loading.isDone() && !loading.isCompletedExceptionally()) {
-            return authenticate(requirement, asking, SessionState.of(sessions, cookies, id, loading.join()));
+            return refreshed(requirement, asking, SessionState.of(sessions, cookies, id, loading.join()));
         }
         return new Outcome.Pending(loading.thenCompose(data -> {
-            Outcome o = authenticate(requirement, asking, SessionState.of(sessions, cookies, id, data));
+            Outcome o = refreshed(requirement, asking, SessionState.of(sessions, cookies, id, data));
+            return o instanceof Outcome.Pending p ? p.later() : done(o);
+        }));
+    }
+
+    /** A route with a requirement, on a session whose provider access token expired: refreshed first (OidcLogin). */
+    private Outcome refreshed(Requirement requirement, Asking asking, SessionState session) {
+        CompletionStage<Void> refresh = login == null || requirement == null || requirement == Requirement.anonymous() ? null
+                : login.refreshIfDue(session);
+        if (refresh == null) return authenticate(requirement, asking, session);
+        return new Outcome.Pending(refresh.thenCompose(v -> {
+            Outcome o = authenticate(requirement, asking, session);
             return o instanceof Outcome.Pending p ? p.later() : done(o);
         }));
     }
@@ -291,5 +315,6 @@ public final class Authenticator implements AutoCloseable {
     public void close() {
         if (basic != null) basic.close();
         if (bearer != null) bearer.close();
+        if (login != null) login.close();
     }
 }

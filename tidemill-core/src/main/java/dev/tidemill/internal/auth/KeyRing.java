@@ -41,7 +41,7 @@ final class KeyRing implements AutoCloseable {
     private URL jwksUrl; // fetcher thread only
     private CompletableFuture<JWKSet> inFlight; // guarded by this
     private long lastFetchNanos; // guarded by this
-    private boolean fetchedOnce; // guarded by this
+    private boolean fetchedOnce; // guarded by this: an on-demand refetch ran
 
     KeyRing(BearerTokens settings) {
         this.settings = settings;
@@ -99,8 +99,12 @@ final class KeyRing implements AutoCloseable {
         synchronized (this) {
             if (inFlight != null) return inFlight;
             f = inFlight = new CompletableFuture<>();
-            lastFetchNanos = System.nanoTime();
-            fetchedOnce = true;
+            // Only a refetch for an unknown kid counts towards refetchInterval: a kid that appears a
+            // few seconds after the start's (or a scheduled) fetch is a rotation, and gets its fetch.
+            if (onDemand) {
+                lastFetchNanos = System.nanoTime();
+                fetchedOnce = true;
+            }
         }
         Runnable fetch = () -> {
             JWKSet got = null;

@@ -25,6 +25,8 @@ final class SessionCookies {
     private final List<SecretKeySpec> keys;
     /** The cookie's name as set: with {@code __Host-} where the prefix applies. */
     final String name;
+    /** Whether cookies are {@code Secure} and {@code __Host-} (TLS, or a loopback host). */
+    final boolean secure;
     private final String attributes;
 
     /**
@@ -40,6 +42,7 @@ final class SessionCookies {
             k.add(new SecretKeySpec(random, "HmacSHA256"));
         }
         keys = List.copyOf(k);
+        this.secure = secure;
         name = (secure ? "__Host-" : "") + settings.cookieName();
         attributes = "; Path=/" + (secure ? "; Secure" : "") + "; HttpOnly; SameSite=Lax";
     }
@@ -77,6 +80,19 @@ final class SessionCookies {
         return ok ? id : null;
     }
 
+    /** @return {@code payload}'s MAC under the signing key: for other values the server hands a browser (sign-in attempts) */
+    String sign(String payload) {
+        return mac(keys.get(0), payload);
+    }
+
+    /** @return whether {@code sent} is {@code payload}'s MAC under any key */
+    boolean signed(String payload, String sent) {
+        boolean ok = false;
+        byte[] given = sent.getBytes(StandardCharsets.US_ASCII);
+        for (SecretKeySpec key : keys) ok |= MessageDigest.isEqual(given, mac(key, payload).getBytes(StandardCharsets.US_ASCII));
+        return ok;
+    }
+
     /** @return the named cookie's value among the request's {@code Cookie} fields, or null */
     String find(List<String> cookieFields) {
         for (String field : cookieFields) {
@@ -94,7 +110,7 @@ final class SessionCookies {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
-            return B64.encodeToString(Arrays.copyOf(mac.doFinal(id.getBytes(StandardCharsets.US_ASCII)), MAC_BYTES));
+            return B64.encodeToString(Arrays.copyOf(mac.doFinal(id.getBytes(StandardCharsets.UTF_8)), MAC_BYTES));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

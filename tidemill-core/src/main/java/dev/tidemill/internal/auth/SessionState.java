@@ -23,6 +23,8 @@ import java.util.concurrent.CompletionStage;
  * with the exchange.
  */
 public final class SessionState implements Session {
+    /** Value names the server keeps for itself (the provider's tokens): hidden from {@link #get}, refused by {@link #put}. */
+    static final String RESERVED = "tidemill.";
     /** A session used again within this long is not saved just to move its last use. */
     private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
 
@@ -94,14 +96,17 @@ public final class SessionState implements Session {
 
     @Override
     public Optional<String> get(String name) {
-        return Optional.ofNullable(values.get(name));
+        return name.startsWith(RESERVED) ? Optional.empty() : Optional.ofNullable(values.get(name));
     }
 
     @Override
     public void put(String name, String value) {
+        if (name.startsWith(RESERVED)) throw new IllegalArgumentException("names starting with " + RESERVED + " are the server's");
         int bytes = name.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
         for (Map.Entry<String, String> e : values.entrySet()) {
-            if (!e.getKey().equals(name)) bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+            if (!e.getKey().equals(name) && !e.getKey().startsWith(RESERVED)) {
+                bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+            }
         }
         if (bytes > MAX_VALUE_BYTES) throw new IllegalArgumentException("a session holds at most " + MAX_VALUE_BYTES + " bytes of values");
         values.put(name, value);
@@ -110,7 +115,29 @@ public final class SessionState implements Session {
 
     @Override
     public void remove(String name) {
-        if (values.remove(name) != null) dirty = true;
+        if (!name.startsWith(RESERVED) && values.remove(name) != null) dirty = true;
+    }
+
+    @Override
+    public Optional<String> accessToken() {
+        return Optional.ofNullable(values.get(ProviderTokens.ACCESS));
+    }
+
+    /** @return the provider's tokens this session holds (after an OpenID Connect sign-in), or null */
+    ProviderTokens providerTokens() {
+        return ProviderTokens.from(values);
+    }
+
+    /** Keeps the provider's tokens (at sign-in, after a refresh), apart from the application's values and their limit. */
+    void keep(ProviderTokens tokens) {
+        values.keySet().removeIf(k -> k.startsWith(ProviderTokens.PREFIX));
+        tokens.into(values);
+        dirty = true;
+    }
+
+    /** @return the cookies this request's session uses (their signing keys, whether {@code __Host-}) */
+    SessionCookies cookies() {
+        return cookies;
     }
 
     @Override

@@ -22,6 +22,7 @@ import java.util.Map;
  * @param rateLimit the app's rate limit, or null
  * @param requirement who may call the app's routes that do not say otherwise, or null
  * @param observer who watches the exchanges (metrics, access log, health: {@code internal.ops})
+ * @param login the OpenID Connect sign-in whose routes the app has, or null
  */
 public record AppSnapshot(
         Config config,
@@ -32,11 +33,12 @@ public record AppSnapshot(
         Cors cors,
         RateLimit rateLimit,
         dev.tidemill.Requirement requirement,
-        ServerObserver observer) {
+        ServerObserver observer,
+        dev.tidemill.internal.auth.OidcFlow login) {
 
     /** An app without an app-wide CORS policy or rate limit, that nobody watches. */
     public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
             Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
-        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE);
+        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE, null);
     }
 }

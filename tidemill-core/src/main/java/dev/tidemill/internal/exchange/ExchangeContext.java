@@ -67,7 +67,7 @@ public final class ExchangeContext {
         boolean anyCors = appCors != null;
         for (Route r : app.routes()) anyCors |= r.cors().or(() -> r.group().flatMap(RouteGroup::cors)).isPresent();
         this.clients = new ClientAddresses(config.trustedProxies());
-        this.authenticator = new dev.tidemill.internal.auth.Authenticator(config.auth(), loopback(config.host()));
+        this.authenticator = new dev.tidemill.internal.auth.Authenticator(config.auth(), loopback(config.host()), app.login());
         this.gate = new RouteGate(router, config.limits(), anyCors, appCors, authenticator);
         authenticator.start();
         this.replies = new Replies(app.json(), alloc, config.compression(), webSocket);

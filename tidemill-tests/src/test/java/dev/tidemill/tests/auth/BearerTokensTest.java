@@ -354,6 +354,28 @@ class BearerTokensTest {
         }
     }
 
+    @Test
+    void aRotationJustAfterAFetchIsFetchedAndMadeUpKidsOnceAMinuteAtMost() throws Exception {
+        // The default refetchInterval (1 minute) limits refetches for unknown kids only: the start's
+        // fetch does not count, so a key published seconds later still gets its one fetch.
+        try (KeyServer idp = new KeyServer(); TestClient c = Setup.onDefaultTransport(dev.tidemill.ExecutionMode.IO).start(b -> b.auth(
+                Auth.bearer(BearerTokens.builder().issuer(KeyServer.ISSUER).audience(KeyServer.AUDIENCE).jwksUri(idp.jwksUri()).build())),
+                BearerTokensTest::routes)) {
+            await("the first fetch").atMost(Duration.ofSeconds(10)).until(() -> idp.fetches.get() >= 1);
+            RSAKey next = new RSAKeyGenerator(2048).keyID("rsa-6").generate();
+            idp.publish(next);
+            String token = KeyServer.sign(next, JWSAlgorithm.RS256, h -> { }, KeyServer.claims("alice", null).build());
+            assertThat(c.send(TestRequest.get("/me").header("Authorization", "Bearer " + token)).status()).isEqualTo(200);
+            int after = idp.fetches.get();
+            for (int i = 0; i < 20; i++) {
+                String madeUp = KeyServer.sign(new RSAKeyGenerator(2048).keyID("made-up-" + i).generate(), JWSAlgorithm.RS256, h -> { },
+                        KeyServer.claims("alice", null).build());
+                assertThat(c.send(TestRequest.get("/me").header("Authorization", "Bearer " + madeUp)).status()).isEqualTo(401);
+            }
+            assertThat(idp.fetches.get()).as("made-up kids within the minute fetch nothing").isEqualTo(after);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
     void aBodySentWhileItsKeyIsFetchedIsReadOnceTheVerdictIsIn(Setup setup) throws Exception {
