@@ -336,6 +336,11 @@ public final class Demo {
             }
             identity.devApiKey().ifPresent(key -> b.append("  curl -i -H 'Authorization: ApiKey ").append(key).append("' ")
                     .append(base).append("/me   # development API key, new each start\n"));
+            if (app.config().auth().sessions().isPresent() && app.config().auth().login().isEmpty()) {
+                b.append("  curl -c jar.txt -d name=ada ").append(base).append("/login   # development sign-in: its session cookie in jar.txt\n");
+                b.append("  curl -i -b jar.txt -H 'Sec-Fetch-Site: cross-site' -H 'Content-Type: application/json' -d '{\"draft\":\"hi\"}' ")
+                        .append(base).append("/board/notes   # 403: a cross-site POST with the session's cookie (CSRF)\n");
+            }
         }
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");

@@ -48,7 +48,20 @@ class DemoIdentityTest {
             assertThat(byKey.jsonTree().get("via").asString()).isEqualTo("api_key");
             assertThat(client.get("/hello").status()).as("the other routes stay anonymous").isEqualTo(200);
             String banner = Demo.banner(app, client.server(), identity);
-            assertThat(banner).contains("./tidemill demo token ada admin", "ApiKey " + key, "/me", "/admin");
+            assertThat(banner).contains("./tidemill demo token ada admin", "ApiKey " + key, "/me", "/admin",
+                    "curl -c jar.txt -d name=ada", "-H 'Sec-Fetch-Site: cross-site'");
+            // The banner's two CSRF lines: the development sign-in, then a cross-site POST with its cookie.
+            TestResponse signedIn = client.send(TestRequest.of("POST", "/login").body("application/x-www-form-urlencoded", "name=ada"));
+            assertThat(signedIn.status()).isEqualTo(303);
+            String set = signedIn.header("Set-Cookie").orElseThrow();
+            String cookie = set.substring(0, set.indexOf(';'));
+            TestResponse crossSite = client.send(TestRequest.of("POST", "/board/notes").header("Cookie", cookie)
+                    .header("Sec-Fetch-Site", "cross-site").body("application/json", "{\"draft\":\"hi\"}"));
+            assertThat(crossSite.status()).isEqualTo(403);
+            assertThat(crossSite.header("Content-Type")).hasValue("application/problem+json");
+            TestResponse sameOrigin = client.send(TestRequest.of("POST", "/board/notes").header("Cookie", cookie)
+                    .header("Sec-Fetch-Site", "same-origin").body("application/json", "{\"draft\":\"hi\"}"));
+            assertThat(sameOrigin.status()).isEqualTo(200);
         }
         assertThat(DemoIdentity.setup(base, keyFile).auth().bearerTokens().orElseThrow().jwks())
                 .as("the same key next time").isEqualTo(identity.auth().bearerTokens().orElseThrow().jwks());
