@@ -221,7 +221,58 @@ class BearerTokensTest {
         c.add(new TokenCase("typ of another kind", "RFC 8725 3.11", () -> "Bearer "
                 + KeyServer.sign(keys.rsa, JWSAlgorithm.RS256, h -> h.type(new com.nimbusds.jose.JOSEObjectType("secevent+jwt")),
                         KeyServer.claims("alice", null).build()), 401, INVALID));
+        c.add(new TokenCase("alg nOnE, unsigned", "RFC 8725 3.1; CVE-2015-9235", () -> "Bearer "
+                + b64("{\"alg\":\"nOnE\"}") + "." + payload(KeyServer.claims("alice", "admin").build()) + ".", 401, INVALID));
+        c.add(new TokenCase("HS512 keyed with the RSA public key's PEM text", "RFC 8725 3.1; CVE-2016-10555", () -> {
+            String pem = "-----BEGIN PUBLIC KEY-----\n" + java.util.Base64.getMimeEncoder().encodeToString(keys.rsa.toPublicKey().getEncoded())
+                    + "\n-----END PUBLIC KEY-----\n";
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS512).keyID("rsa-1").build(),
+                    KeyServer.claims("alice", "admin").build());
+            jwt.sign(new MACSigner(pem.repeat(2).getBytes(StandardCharsets.US_ASCII)));
+            return "Bearer " + jwt.serialize();
+        }, 401, INVALID));
+        c.add(new TokenCase("HS256 on a kid no key has", "RFC 8725 3.1", () -> {
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("hmac-1").build(),
+                    KeyServer.claims("alice", "admin").build());
+            jwt.sign(new MACSigner(new byte[32]));
+            return "Bearer " + jwt.serialize();
+        }, 401, INVALID));
+        c.add(new TokenCase("ES256 with r = s = n, the curve's order", "CVE-2022-21449", () -> {
+            String[] parts = keys.es256(KeyServer.claims("alice", "admin").build()).split("\\.");
+            byte[] n = java.util.HexFormat.of().parseHex("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
+            byte[] sig = new byte[64];
+            System.arraycopy(n, 0, sig, 0, 32);
+            System.arraycopy(n, 0, sig, 32, 32);
+            return "Bearer " + parts[0] + "." + parts[1] + "." + Base64URL.encode(sig);
+        }, 401, INVALID));
+        c.add(new TokenCase("ES384 named on the P-256 key's signature", "RFC 7518 3.4", () -> {
+            String[] parts = keys.es256(KeyServer.claims("alice", "admin").build()).split("\\.");
+            return "Bearer " + b64("{\"alg\":\"ES384\",\"kid\":\"ec-1\"}") + "." + parts[1] + "." + parts[2];
+        }, 401, INVALID));
+        c.add(new TokenCase("exp as a string, signed", "RFC 7519 4.1.4, 2 (NumericDate)", () -> "Bearer " + signedRaw(
+                "{\"iss\":\"" + KeyServer.ISSUER + "\",\"aud\":\"" + KeyServer.AUDIENCE + "\",\"sub\":\"alice\",\"exp\":\"9999999999\"}"),
+                401, INVALID));
+        c.add(new TokenCase("a signed payload that is not JSON", "RFC 7519 7.2 step 10", () -> "Bearer " + signedRaw("alice is admin"),
+                401, INVALID));
+        c.add(new TokenCase("a header that is a JSON array", "RFC 7515 5.2 step 3", () -> {
+            String[] parts = valid().split("\\.");
+            return "Bearer " + b64("[\"RS256\"]") + "." + parts[1] + "." + parts[2];
+        }, 401, INVALID));
+        c.add(new TokenCase("a kid that is a path", "RFC 8725 3.10 (kid never used as a path or query)", () -> "Bearer "
+                + KeyServer.sign(keys.rsa, JWSAlgorithm.RS256, h -> h.keyID("../../../../dev/null"), KeyServer.claims("alice", "admin").build()),
+                401, INVALID));
+        c.add(new TokenCase("the token followed by more text", "RFC 6750 2.1 (b64token)", () -> "Bearer " + valid() + " admin", 401, INVALID));
+        c.add(new TokenCase("an empty aud list", "RFC 8725 3.9", () -> "Bearer " + keys.rs256(
+                KeyServer.claims("alice", null).audience(List.of()).build()), 401, INVALID));
         return c.stream();
+    }
+
+    /** @return an RS256 JWS by our key over any payload text: a good signature on a bad claims set */
+    private static String signedRaw(String payload) throws Exception {
+        com.nimbusds.jose.JWSObject jws = new com.nimbusds.jose.JWSObject(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("rsa-1").build(),
+                new com.nimbusds.jose.Payload(payload));
+        jws.sign(new com.nimbusds.jose.crypto.RSASSASigner(keys.rsa));
+        return jws.serialize();
     }
 
     @ParameterizedTest(name = "{0}")
