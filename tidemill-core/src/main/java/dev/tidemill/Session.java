@@ -37,9 +37,16 @@ public interface Session {
     Optional<String> accessToken();
 
     /**
+     * The form field that carries {@link #csrfToken()} in a URL-encoded form: {@value}.
+     * {@link dev.tidemill.html.Tags#csrfField(Request)} writes it.
+     */
+    String CSRF_FIELD = "_csrf";
+
+    /**
      * @return the session's synchronizer token: a request to change something that carries neither
      *     {@code Sec-Fetch-Site} nor {@code Origin} passes the CSRF check only with it, in the
-     *     {@code X-CSRF-Token} header (docs/auth.md)
+     *     {@code X-CSRF-Token} header or, in a URL-encoded form, the {@value #CSRF_FIELD} field
+     *     (docs/auth.md)
      */
     String csrfToken();
 

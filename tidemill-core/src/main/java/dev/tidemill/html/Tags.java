@@ -62,6 +62,19 @@ public final class Tags {
     }
 
     /**
+     * The CSRF synchronizer token as a hidden form field, for forms posted by browsers that send
+     * neither {@code Sec-Fetch-Site} nor {@code Origin} (docs/auth.md): put it in every
+     * {@code method="post"} form of a page served to a signed-in session.
+     *
+     * @param request the request the page answers
+     * @return {@code <input type="hidden" name="_csrf" value="...">}, or nothing when the request has no session
+     */
+    public static Html csrfField(dev.tidemill.Request request) {
+        return request.session().<Html>map(s -> input(attr("type", "hidden"), attr("name", dev.tidemill.Session.CSRF_FIELD),
+                attr("value", s.csrfToken()))).orElse(Html.EMPTY);
+    }
+
+    /**
      * @param names class names; null and empty ones are skipped (several {@code cls} on one element are joined)
      * @return {@code class="a b"}, or no attribute when no name is left
      */

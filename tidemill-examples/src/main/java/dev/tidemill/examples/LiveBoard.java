@@ -153,7 +153,7 @@ final class LiveBoard {
                                 who == null
                                         ? p(id("whoami"), a(id("sign-in"), href("/login?next=%2Fboard"), "Sign in"), " to post.")
                                         : p(id("whoami"), "Signed in as ", span(cls("author"), who), devSignIn ? " (development sign-in). " : ". ",
-                                                form(attr("method", "post"), attr("action", "/logout"), attr("style", "display:inline"),
+                                                form(attr("method", "post"), attr("action", "/logout"), attr("style", "display:inline"), csrfField(req),
                                                         button(id("sign-out"), attr("type", "submit"), "Sign out"))),
                                 who == null ? p() : div(cls("compose"),
                                         input(id("draft"), DS.bind("draft"), attr("placeholder", "Write a note"),

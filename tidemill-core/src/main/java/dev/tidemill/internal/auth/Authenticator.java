@@ -174,7 +174,9 @@ public final class Authenticator implements AutoCloseable {
         if (session != null && session.fromCookie()) { // an ambient credential came: CSRF applies to whatever the route is
             String why = CrossSiteCheck.refusal(asking.method(), asking.fields(), asking.secure(), sessions.trustedOrigins(),
                     session.csrfToken());
-            if (why != null) return crossSite(why);
+            // A form from a browser that sends neither header may carry the token in a field: decided once the body is read.
+            if (why == CrossSiteCheck.NO_SIGNAL && CrossSiteCheck.urlEncodedForm(asking.fields())) session.expectFormToken();
+            else if (why != null) return crossSite(why);
         }
         if (requirement == null || requirement == Requirement.anonymous()) return new Outcome.Admitted(null, session);
         Function<String, List<String>> fields = asking.fields();

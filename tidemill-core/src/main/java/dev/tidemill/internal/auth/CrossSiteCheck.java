@@ -13,12 +13,18 @@ import java.util.function.Function;
  * Fetch Metadata, as OWASP recommends and Go's {@code CrossOriginProtection} does: an {@code Origin}
  * on the trusted list passes; else {@code Sec-Fetch-Site} decides ({@code same-origin} or
  * {@code none} pass, anything else is refused); without it, {@code Origin} must be the request's
- * own; with neither, only the session's synchronizer token in {@code X-CSRF-Token} passes. A second
- * tab of the same site sends {@code same-origin}, so nothing here depends on per-page state.
+ * own; with neither, only the session's synchronizer token passes, in {@code X-CSRF-Token} or, for
+ * a URL-encoded form, in its {@value #FORM_FIELD} field ({@link FormToken}, checked once the body
+ * is read). A second tab of the same site sends {@code same-origin}, so nothing here depends on
+ * per-page state.
  */
 final class CrossSiteCheck {
     /** The header that carries the synchronizer token. */
     static final String TOKEN_HEADER = "X-CSRF-Token";
+    /** The form field that carries the synchronizer token (what {@code Tags.csrfField} writes). */
+    static final String FORM_FIELD = dev.tidemill.Session.CSRF_FIELD;
+    /** The refusal when no header says where the request came from and no token came in a header. */
+    static final String NO_SIGNAL = "neither Sec-Fetch-Site nor Origin, and no valid " + TOKEN_HEADER + " or " + FORM_FIELD + " form field";
     private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
     private CrossSiteCheck() {}
@@ -50,7 +56,13 @@ final class CrossSiteCheck {
                 && MessageDigest.isEqual(sent.trim().getBytes(StandardCharsets.US_ASCII), token.getBytes(StandardCharsets.US_ASCII))) {
             return null;
         }
-        return "neither Sec-Fetch-Site nor Origin, and no valid " + TOKEN_HEADER;
+        return NO_SIGNAL;
+    }
+
+    /** @return whether the request's body is a URL-encoded form, which may carry the token in {@value #FORM_FIELD} */
+    static boolean urlEncodedForm(Function<String, List<String>> fields) {
+        String type = first(fields, "Content-Type");
+        return type != null && type.trim().toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded");
     }
 
     private static String first(Function<String, List<String>> fields, String name) {

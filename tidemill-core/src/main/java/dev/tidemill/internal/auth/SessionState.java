@@ -37,6 +37,7 @@ public final class SessionState implements Session {
     private Set<String> roles = Set.of();
     private final Map<String, String> values = new LinkedHashMap<>();
     private String csrf;
+    private boolean formTokenExpected;
     private Instant created;
     private Instant lastSeen;
     private boolean dirty;
@@ -143,6 +144,16 @@ public final class SessionState implements Session {
     @Override
     public String csrfToken() {
         return csrf;
+    }
+
+    /** The CSRF check passes only if the request's form carries the token ({@link FormToken}). */
+    void expectFormToken() {
+        formTokenExpected = true;
+    }
+
+    /** @return whether the handler may run only once the form's token was found good */
+    public boolean formTokenExpected() {
+        return formTokenExpected;
     }
 
     @Override

@@ -57,6 +57,9 @@ final class Invoker {
     }
 
     private Object chain(Exchange ex, int index) throws Exception {
+        if (index == 0 && ex.session != null && ex.session.formTokenExpected()) { // the CSRF check's last step, on the read body
+            dev.tidemill.internal.auth.FormToken.check(ex.session, ex.streamedBody() != null ? null : ex.body());
+        }
         Filter[] filters = ex.endpoint.filters();
         if (index == filters.length) return ex.endpoint.handler().handle(ex);
         return filters[index].filter(ex, next -> chain(ex, index + 1));

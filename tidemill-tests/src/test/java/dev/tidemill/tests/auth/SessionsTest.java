@@ -69,6 +69,9 @@ class SessionsTest {
         app.post("/notes", req -> "posted by " + req.principal().orElseThrow().subject()).requires(Requirement.authenticated());
         app.delete("/notes", req -> "deleted by " + req.principal().orElseThrow().subject()).requires(Requirement.authenticated());
         app.get("/page", req -> Response.ok().html("<p>secret</p>")).requires(Requirement.authenticated());
+        app.get("/form", req -> Response.ok().html(dev.tidemill.html.Tags.form(dev.tidemill.html.Tags.attr("method", "post"),
+                dev.tidemill.html.Tags.csrfField(req)).toString())).requires(Requirement.authenticated());
+        app.post("/form", req -> "form " + new String(req.body(), StandardCharsets.UTF_8)).requires(Requirement.authenticated());
     }
 
     /** @return the cookie pair ({@code name=value}) of a Set-Cookie field */
@@ -246,6 +249,33 @@ class SessionsTest {
             }
             assertThat(c.send(TestRequest.of("POST", "/logout").header("Cookie", cookie).header("Sec-Fetch-Site", "cross-site"))
                     .status()).as("even a route without a requirement is guarded once the cookie is there").isEqualTo(403);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
+    void aFormWithoutFetchMetadataOrOriginPassesWithTheTokenInItsField(Setup setup) {
+        try (TestClient c = start(setup, s -> { })) {
+            String cookie = login(c, "ada");
+            TestResponse page = c.send(TestRequest.get("/form").header("Cookie", cookie));
+            String token = c.send(TestRequest.get("/csrf").header("Cookie", cookie)).text();
+            assertThat(page.text()).as("the helper's field").contains("<input type=\"hidden\" name=\"_csrf\" value=\"" + token + "\">");
+            String form = "application/x-www-form-urlencoded";
+            assertThat(c.send(TestRequest.of("POST", "/notes").header("Cookie", cookie).body(form, "text=hi&_csrf=" + token)).text())
+                    .isEqualTo("posted by ada");
+            assertThat(c.send(TestRequest.of("POST", "/form").header("Cookie", cookie).body(form, "_csrf=" + token + "&text=hi")).text())
+                    .as("a handler reads the same form").isEqualTo("form _csrf=" + token + "&text=hi");
+            for (String body : new String[] {"text=hi", "text=hi&_csrf=" + token.substring(1) + "x", "_csrf=&text=hi",
+                    "_csrf=" + token + "&_csrf=" + token}) {
+                TestResponse refused = c.send(TestRequest.of("POST", "/notes").header("Cookie", cookie).body(form, body));
+                assertThat(refused.status()).as("%s: %s", body, refused).isEqualTo(403);
+                assertThat(refused.text()).contains("_csrf");
+            }
+            assertThat(c.send(TestRequest.of("POST", "/notes").header("Cookie", cookie).body("application/json", "{\"_csrf\":\"" + token + "\"}"))
+                    .status()).as("only a URL-encoded form carries the field").isEqualTo(403);
+            assertThat(c.send(TestRequest.of("POST", "/notes").header("Cookie", cookie).header("Sec-Fetch-Site", "cross-site")
+                    .body(form, "_csrf=" + token)).status()).as("a cross-site request is refused whatever its form holds").isEqualTo(403);
+            assertThat(c.get("/count").status()).as("the server serves on").isEqualTo(200);
         }
     }
 
