@@ -78,6 +78,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the checks and the clients' parent run in this JVM
                 System.out.println("results: " + new TlsSuite(TlsSettings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("auth")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the checks and the key-set endpoint run in this JVM
+                System.out.println("results: " + new AuthSuite(AuthSettings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -110,6 +114,7 @@ public final class BenchMain {
                         + "[--ramp S] [--duration S] [--out DIR]\n"
                         + "       ./tidemill bench uploads " + UploadsSettings.USAGE + "\n"
                         + "       ./tidemill bench tls " + TlsSettings.USAGE + "\n"
+                        + "       ./tidemill bench auth " + AuthSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

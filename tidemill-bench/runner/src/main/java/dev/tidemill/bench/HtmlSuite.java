@@ -177,18 +177,27 @@ public final class HtmlSuite {
 
     /** @return the benchmark module's jar and its runtime class path (built by the launcher) */
     static String classPath(Path repoRoot) {
-        Path target = repoRoot.resolve("tidemill-bench/html/target");
+        return classPath(repoRoot, "html");
+    }
+
+    /**
+     * @param repoRoot the repository
+     * @param module a JMH module under tidemill-bench ({@code html}, {@code auth})
+     * @return its jar and its runtime class path (built by the launcher)
+     */
+    static String classPath(Path repoRoot, String module) {
+        Path target = repoRoot.resolve("tidemill-bench/" + module + "/target");
         Path cpFile = target.resolve("classpath.txt");
         Path jar;
         try (Stream<Path> s = Files.isDirectory(target) ? Files.list(target) : Stream.empty()) {
-            jar = s.filter(p -> p.getFileName().toString().matches("tidemill-bench-html-.*\\.jar")
+            jar = s.filter(p -> p.getFileName().toString().matches("tidemill-bench-" + module + "-.*\\.jar")
                     && !p.getFileName().toString().matches(".*-(sources|javadoc|tests)\\.jar")).findFirst().orElse(null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (jar == null || !Files.isRegularFile(cpFile)) {
             throw new IllegalStateException("the benchmark module is not built (no jar or classpath.txt in " + target
-                    + "); run ./tidemill bench html, which builds it");
+                    + "); run ./tidemill bench " + module + ", which builds it");
         }
         try {
             return jar + java.io.File.pathSeparator + Files.readString(cpFile).strip();
@@ -219,7 +228,7 @@ public final class HtmlSuite {
     }
 
     /** JMH writes a score it could not compute as the string "NaN". */
-    private static double number(JsonNode n) {
+    static double number(JsonNode n) {
         if (n.isNumber()) return n.asDouble();
         try {
             return Double.parseDouble(n.asString("NaN"));
