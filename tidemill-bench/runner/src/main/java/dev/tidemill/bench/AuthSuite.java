@@ -410,8 +410,8 @@ public final class AuthSuite {
         }
         notFound.add("EdDSA: Tidemill's bearer tokens allow RS, PS and ES algorithms only (nimbus verifies Ed25519 only with "
                 + "Google Tink, an optional dependency the registry here does not list)");
-        notFound.add("helidon: Helidon SE's security (JWT provider) is not measured: the registry serves no helidon-security "
-                + "release matching the Helidon peer (4.x)");
+        notFound.add("helidon: Helidon SE's security (JWT provider) is not measured: the registry here serves Helidon's security "
+                + "modules at 4.2.0 only, not at 4.5.0, the Helidon peer's version");
         return out;
     }
 
