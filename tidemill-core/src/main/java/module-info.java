@@ -12,6 +12,8 @@ module dev.tidemill {
     exports dev.tidemill;
     exports dev.tidemill.html;
     exports dev.tidemill.datastar;
+    // the fan-out a backend that stores messages elsewhere relays into (LocalTopic.relay)
+    exports dev.tidemill.internal.topic to dev.tidemill.redis;
 
     requires io.netty.buffer;
     requires io.netty.codec;

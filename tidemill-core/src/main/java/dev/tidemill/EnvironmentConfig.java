@@ -138,6 +138,13 @@ final class EnvironmentConfig {
         duration("TIDEMILL_AUTH_LEEWAY", BearerTokens.LEEWAY, (b, d) -> b.bearer(t -> t.leeway(d)));
         intSize("TIDEMILL_AUTH_MAX_TOKEN_SIZE", BearerTokens.MAX_TOKEN_BYTES, (b, n) -> b.bearer(t -> t.maxTokenBytes(n)));
         duration("TIDEMILL_TLS_HSTS_MAX_AGE", Tls.HSTS_MAX_AGE, (b, d) -> b.tls(t -> t.hstsMaxAge(d)));
+        // Read by the tidemill-redis module (docs/cluster.md), checked here so a typo fails at start like any other.
+        other("TIDEMILL_REDIS_URL", "redis.url", "a redis:// or rediss:// URL with a host (the user and password in it are never printed)",
+                (b, v) -> {
+                    java.net.URI uri = java.net.URI.create(nonEmpty(v).strip());
+                    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+                    if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) throw new IllegalArgumentException();
+                });
     }
 
     private EnvironmentConfig() {}

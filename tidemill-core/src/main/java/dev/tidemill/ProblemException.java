@@ -11,6 +11,15 @@ public class ProblemException extends RuntimeException {
         this.problem = problem;
     }
 
+    /**
+     * @param problem what to answer with
+     * @param cause what went wrong underneath, for the log (never in the answer)
+     */
+    protected ProblemException(Problem problem, Throwable cause) {
+        super(problem.title(), cause, false, false);
+        this.problem = problem;
+    }
+
     /** @return the problem */
     public Problem problem() {
         return problem;

@@ -3,6 +3,8 @@ package dev.tidemill;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -17,8 +19,8 @@ import java.util.function.Consumer;
  * {@value #DEFAULT_CAPACITY}); what happens when it is full is the topic's {@link Overflow}
  * policy. Nothing grows without bound: a slow subscriber costs at most its capacity.
  *
- * <p>Publishing is thread-safe from any thread. Messages get a topic-wide id, increasing by one
- * from 1, and every subscription receives them in id order. A topic can keep the last messages for
+ * <p>Publishing is thread-safe from any thread. Messages get a topic-wide {@link MessageId}, in
+ * process {@code 1-0}, {@code 2-0} and on, and every subscription receives them in id order. A topic can keep the last messages for
  * resuming clients ({@link Builder#replay}, used by SSE's {@code Last-Event-ID}).
  *
  * <pre>{@code
@@ -59,20 +61,21 @@ public interface Topic<T> {
     /**
      * A published message.
      *
-     * @param id the topic-wide id, from 1, increasing by one per publish
+     * @param id the topic-wide id, increasing with each publish (in process {@code <n>-0}, n from 1)
      * @param subject the subject it was published to
      * @param value the payload
      * @param publishedNanos {@link System#nanoTime()} at publish (for latency measurements)
      * @param <T> the payload type
      */
-    record Message<T>(long id, String subject, T value, long publishedNanos) { }
+    record Message<T>(MessageId id, String subject, T value, long publishedNanos) { }
 
     /**
      * What a replay returns: the messages after an id still in the buffer, and how many were
      * already gone.
      *
      * @param messages the messages after the asked-for id, oldest first
-     * @param lost how many messages after that id the buffer no longer holds (0: none lost)
+     * @param lost how many messages after that id are no longer kept (0: none lost; -1: some, the
+     *     backend cannot say how many)
      * @param <T> the payload type
      */
     record Replay<T>(List<Message<T>> messages, long lost) { }
@@ -125,9 +128,27 @@ public interface Topic<T> {
      * @throws IllegalArgumentException for a malformed subject
      * @throws TopicOverflowException under {@link Overflow#ERROR}, when a subscription was full
      * @throws IllegalStateException under {@link Overflow#BLOCK} on a thread that must not block,
-     *     or when the topic is closed
+     *     or when the topic is closed; on a backend that stores messages elsewhere (Redis), on any
+     *     thread that must not block: use {@link #publishAsync} there
      */
-    long publish(String subject, T value);
+    MessageId publish(String subject, T value);
+
+    /**
+     * Publishes without waiting: the stage completes with the message's id once the backend has
+     * stored it (in process: at once), or exceptionally with what {@link #publish} would throw.
+     * Callable from any thread, event loops included.
+     *
+     * @param subject as {@link #publish}
+     * @param value the payload (not null)
+     * @return the message's id, once stored
+     */
+    default CompletionStage<MessageId> publishAsync(String subject, T value) {
+        try {
+            return CompletableFuture.completedFuture(publish(subject, value));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * A subscription read by pulling ({@link Subscription#next()}), typically on a virtual thread.
@@ -151,14 +172,30 @@ public interface Topic<T> {
     Subscription<T> subscribe(Executor executor, Consumer<Message<T>> onMessage, String... patterns);
 
     /**
-     * @param afterId the last id a client saw (0: it saw none)
+     * @param afterId the last id a client saw ({@link MessageId#ZERO}: it saw none)
      * @return the kept messages after {@code afterId}, and how many after it are gone; empty
      *     when the topic keeps no replay buffer
      */
-    Replay<T> replay(long afterId);
+    Replay<T> replay(MessageId afterId);
 
-    /** @return the id of the last message published (0 before the first) */
-    long lastId();
+    /**
+     * {@link #replay} without waiting: in process it completes at once; a backend that stores
+     * messages elsewhere reads them there. Callable from any thread, event loops included.
+     *
+     * @param afterId as {@link #replay}
+     * @return the kept messages after {@code afterId}, and how many after it are gone ({@code -1}:
+     *     some are, how many is not known)
+     */
+    default CompletionStage<Replay<T>> replayAsync(MessageId afterId) {
+        try {
+            return CompletableFuture.completedFuture(replay(afterId));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** @return the id of the last message published ({@link MessageId#ZERO} before the first) */
+    MessageId lastId();
 
     /** @return the topic's counters */
     Stats stats();
@@ -169,7 +206,8 @@ public interface Topic<T> {
     /**
      * Where topics live: the service {@link #builder} and {@link #find} use, found with
      * {@link java.util.ServiceLoader}. The core provides the in-process one (topics in this JVM,
-     * lost with it); an add-on module can provide another that keeps the same contract.
+     * lost with it); an add-on module can provide another that keeps the same contract, and is
+     * used instead when it is {@link #enabled()} (tidemill-redis with {@code TIDEMILL_REDIS_URL}).
      */
     interface Backend {
         /**
@@ -185,6 +223,16 @@ public interface Topic<T> {
          * @return the open topic of that name, if there is one
          */
         Optional<Topic<?>> find(String name);
+
+        /**
+         * Whether this backend is configured to be used. An add-on backend may be on the path but not
+         * configured (Redis without {@code TIDEMILL_REDIS_URL}); then topics stay in process.
+         *
+         * @return true (the default) when it is
+         */
+        default boolean enabled() {
+            return true;
+        }
     }
 
     /**
@@ -214,6 +262,17 @@ public interface Topic<T> {
          * @return this
          */
         Builder<T> replay(int messages, Duration maxAge);
+
+        /**
+         * The payload's type, for a backend that stores messages outside the process (as JSON, or as
+         * they are for {@code String}); in process it is not needed. Default: {@code String}.
+         *
+         * @param type the class of {@code T}
+         * @return this
+         */
+        default Builder<T> type(Class<T> type) {
+            return this;
+        }
 
         /**
          * @return the topic, registered under its name

@@ -9,7 +9,7 @@ import java.io.Serial;
 public final class TopicOverflowException extends RuntimeException {
     @Serial
     private static final long serialVersionUID = 1L;
-    private final long messageId;
+    private final MessageId messageId;
     private final int missed;
 
     /**
@@ -18,7 +18,7 @@ public final class TopicOverflowException extends RuntimeException {
      * @param missed how many subscriptions did not get it
      * @param capacity the topic's capacity per subscription
      */
-    public TopicOverflowException(String topic, long messageId, int missed, int capacity) {
+    public TopicOverflowException(String topic, MessageId messageId, int missed, int capacity) {
         super("topic " + topic + ": message " + messageId + " not delivered to " + missed + " subscription"
                 + (missed == 1 ? "" : "s") + " holding " + capacity + " pending messages (capacity)", null, false, false);
         this.messageId = messageId;
@@ -26,7 +26,7 @@ public final class TopicOverflowException extends RuntimeException {
     }
 
     /** @return the id the message got */
-    public long messageId() {
+    public MessageId messageId() {
         return messageId;
     }
 

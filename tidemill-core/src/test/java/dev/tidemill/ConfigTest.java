@@ -101,6 +101,10 @@ class ConfigTest {
                 .hasMessageContaining("TIDEMILL_PORT");
         assertThatThrownBy(() -> Config.fromEnvironment(Map.of("TIDEMILL_REQUEST_TIMEOUT", "0s")))
                 .hasMessageContaining("TIDEMILL_REQUEST_TIMEOUT");
+        // read by tidemill-redis, checked here: a URL with a password is never echoed either
+        assertThatThrownBy(() -> Config.fromEnvironment(Map.of("TIDEMILL_REDIS_URL", "http://app:" + secret + "@h:6379")))
+                .hasMessageContaining("TIDEMILL_REDIS_URL").hasMessageContaining("redis://").hasMessageNotContaining(secret);
+        assertThat(Config.fromEnvironment(Map.of("TIDEMILL_REDIS_URL", "rediss://app:" + secret + "@redis.example:6380/1"))).isNotNull();
     }
 
     @Test

@@ -42,7 +42,7 @@ class TopicTest {
 
     private static List<Long> drain(Subscription<?> s) throws InterruptedException {
         List<Long> ids = new ArrayList<>();
-        for (Topic.Message<?> m; (m = s.poll(Duration.ZERO)) != null; ) ids.add(m.id());
+        for (Topic.Message<?> m; (m = s.poll(Duration.ZERO)) != null; ) ids.add(m.id().major());
         return ids;
     }
 
@@ -104,13 +104,13 @@ class TopicTest {
             assertThat(readA.get()).as("BLOCK is lossless, and ids arrive in order").isEqualTo(expected);
             assertThat(readB.get()).isEqualTo(expected);
         }
-        assertThat(t.lastId()).isEqualTo(publishers * each);
+        assertThat(t.lastId()).isEqualTo(MessageId.of(publishers * each));
         assertThat(t.stats().dropped()).isZero();
     }
 
     private static List<Long> read(Subscription<Integer> s, int n) throws InterruptedException {
         List<Long> ids = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) ids.add(s.next().id());
+        for (int i = 0; i < n; i++) ids.add(s.next().id().major());
         return ids;
     }
 
@@ -141,11 +141,11 @@ class TopicTest {
         t.publish("x", "first");
         fast.next();
         assertThatThrownBy(() -> t.publish("x", "second")).isInstanceOfSatisfying(TopicOverflowException.class, e -> {
-            assertThat(e.messageId()).isEqualTo(2);
+            assertThat(e.messageId()).isEqualTo(MessageId.of(2));
             assertThat(e.missed()).isEqualTo(1);
             assertThat(e).hasMessageContaining("topic error").hasMessageContaining("capacity");
         });
-        assertThat(fast.next().id()).isEqualTo(2);
+        assertThat(fast.next().id()).isEqualTo(MessageId.of(2));
         assertThat(drain(slow)).containsExactly(1L);
     }
 
@@ -186,6 +186,25 @@ class TopicTest {
     }
 
     @Test
+    void publishAsyncCompletesWithTheIdOrFailsAsPublishWouldThrow() throws Exception {
+        Topic<String> t = topic("async", Topic.Overflow.DROP_OLDEST, 4);
+        Subscription<String> s = t.subscribe("x");
+        assertThat(t.publishAsync("x", "a").toCompletableFuture().get()).isEqualTo(MessageId.of(1));
+        assertThat(s.next().id()).isEqualTo(MessageId.of(1));
+        assertThat(t.publishAsync("x.*", "bad").toCompletableFuture()).isCompletedExceptionally();
+        Topic<String> block = topic("async-block", Topic.Overflow.BLOCK, 1);
+        block.subscribe("x");
+        DefaultEventLoop loop = new DefaultEventLoop();
+        try {
+            var stage = loop.submit(() -> block.publishAsync("x", "m")).get();
+            assertThat(stage.toCompletableFuture()).as("refused on the loop, as a failed stage, not a throw")
+                    .failsWithin(java.time.Duration.ofSeconds(5)).withThrowableThat().withCauseInstanceOf(IllegalStateException.class);
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void blockIsRefusedOnAnEventLoopBeforeAnythingBlocks() throws Exception {
         Topic<String> t = topic("block-io", Topic.Overflow.BLOCK, 1);
         t.subscribe("x");
@@ -194,7 +213,7 @@ class TopicTest {
             Throwable refused = loop.submit(() -> t.publish("x", "m")).await().cause();
             assertThat(refused).isInstanceOf(IllegalStateException.class).hasMessageContaining("BLOCK")
                     .hasMessageContaining("virtual thread");
-            assertThat(t.lastId()).as("refused before it got an id").isZero();
+            assertThat(t.lastId()).as("refused before it got an id").isEqualTo(MessageId.ZERO);
         } finally {
             loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
         }
@@ -210,7 +229,7 @@ class TopicTest {
         s.close();
         publisher.join(5_000);
         assertThat(publisher.isAlive()).isFalse();
-        assertThat(t.lastId()).isEqualTo(2);
+        assertThat(t.lastId()).isEqualTo(MessageId.of(2));
     }
 
     /** An executor that only queues tasks, so a test decides when they run and counts them. */
@@ -276,8 +295,8 @@ class TopicTest {
         try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
             t.subscribe(pool, m -> {
                 if (running.incrementAndGet() > 1) overlap.incrementAndGet();
-                if (m.id() != lastId.get() + 1) outOfOrder.incrementAndGet();
-                lastId.set(m.id());
+                if (m.id().major() != lastId.get() + 1 || m.id().minor() != 0) outOfOrder.incrementAndGet();
+                lastId.set(m.id().major());
                 running.decrementAndGet();
             }, "*");
             Thread publisher = Thread.ofVirtual().start(() -> {
@@ -294,15 +313,15 @@ class TopicTest {
     void replayGivesWhatIsKeptAndCountsWhatIsLost() {
         Topic<String> t = Topic.<String>builder("replay").replay(3, Duration.ofMinutes(5)).build();
         topics.add(t);
-        assertThat(t.replay(0)).isEqualTo(new Topic.Replay<String>(List.of(), 0));
+        assertThat(t.replay(MessageId.of(0))).isEqualTo(new Topic.Replay<String>(List.of(), 0));
         for (int i = 1; i <= 5; i++) t.publish("x", "m" + i);
-        Topic.Replay<String> fromStart = t.replay(0);
-        assertThat(fromStart.messages()).extracting(Topic.Message::id).containsExactly(3L, 4L, 5L);
+        Topic.Replay<String> fromStart = t.replay(MessageId.of(0));
+        assertThat(fromStart.messages()).extracting(Topic.Message::id).containsExactly(MessageId.of(3), MessageId.of(4), MessageId.of(5));
         assertThat(fromStart.lost()).isEqualTo(2);
-        assertThat(t.replay(3).messages()).extracting(Topic.Message::value).containsExactly("m4", "m5");
-        assertThat(t.replay(3).lost()).isZero();
-        assertThat(t.replay(5)).isEqualTo(new Topic.Replay<String>(List.of(), 0));
-        assertThat(t.replay(99)).as("an id from the future (another process)").isEqualTo(new Topic.Replay<String>(List.of(), 0));
+        assertThat(t.replay(MessageId.of(3)).messages()).extracting(Topic.Message::value).containsExactly("m4", "m5");
+        assertThat(t.replay(MessageId.of(3)).lost()).isZero();
+        assertThat(t.replay(MessageId.of(5))).isEqualTo(new Topic.Replay<String>(List.of(), 0));
+        assertThat(t.replay(MessageId.of(99))).as("an id from the future (another process)").isEqualTo(new Topic.Replay<String>(List.of(), 0));
     }
 
     @Test
@@ -310,10 +329,10 @@ class TopicTest {
         Topic<String> t = Topic.<String>builder("replay-age").replay(100, Duration.ofMillis(50)).build();
         topics.add(t);
         t.publish("x", "old");
-        await().atMost(Duration.ofSeconds(5)).until(() -> t.replay(0).messages().isEmpty());
-        assertThat(t.replay(0).lost()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> t.replay(MessageId.of(0)).messages().isEmpty());
+        assertThat(t.replay(MessageId.of(0)).lost()).isEqualTo(1);
         t.publish("x", "new");
-        assertThat(t.replay(1).messages()).extracting(Topic.Message::value).containsExactly("new");
+        assertThat(t.replay(MessageId.of(1)).messages()).extracting(Topic.Message::value).containsExactly("new");
     }
 
     @Test
@@ -321,7 +340,7 @@ class TopicTest {
         Topic<String> t = topic("no-replay", Topic.Overflow.DROP_OLDEST, 4);
         t.publish("x", "a");
         t.publish("x", "b");
-        assertThat(t.replay(0)).isEqualTo(new Topic.Replay<String>(List.of(), 2));
+        assertThat(t.replay(MessageId.of(0))).isEqualTo(new Topic.Replay<String>(List.of(), 2));
     }
 
     @Test

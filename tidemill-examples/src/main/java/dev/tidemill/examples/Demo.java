@@ -3,6 +3,7 @@ package dev.tidemill.examples;
 import dev.tidemill.Auth;
 import dev.tidemill.Config;
 import dev.tidemill.Cors;
+import dev.tidemill.MessageId;
 import dev.tidemill.RateLimit;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.OpenApi;
@@ -131,7 +132,7 @@ public final class Demo {
         Topic<String> rooms = roomsTopic();
         app.post("/rooms/{room}/messages", req -> {
             ChatMessage m = req.body(ChatMessage.class);
-            long id = rooms.publish(roomSubject(req.param(ROOM)), m.text());
+            MessageId id = rooms.publish(roomSubject(req.param(ROOM)), m.text());
             return Response.status(202).json(Map.of("id", id));
         }).params(ROOM).body(ChatMessage.class).summary("Post a message to a room").tags("rooms");
         app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.MessageId;
 import dev.tidemill.Response;
 import dev.tidemill.ResponseStream;
 import dev.tidemill.SseEvent;
@@ -7,6 +8,7 @@ import dev.tidemill.SseStream;
 import dev.tidemill.Subscription;
 import dev.tidemill.Topic;
 import dev.tidemill.internal.topic.LocalTopic;
+import dev.tidemill.internal.topic.StreamSource;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +68,8 @@ public final class SseSession implements SseStream, OpenStream {
 
     /**
      * Streams a topic's messages that match {@code pattern}, each as the event {@code toEvent}
-     * makes of it with the message id as its {@code id}. A request with a numeric
-     * {@code Last-Event-ID} first gets what the topic's replay buffer holds after that id (a
+     * makes of it with the message id as its {@code id}. A request with a
+     * {@code Last-Event-ID} that is a message id ({@link MessageId#parse}) first gets what the topic's replay buffer holds after that id (a
      * {@code lost} event first if some of it is gone), then the live messages, none twice. Delivery
      * follows writability: while the client cannot take more, messages wait in the subscription's
      * bounded queue and the topic's overflow policy decides what is dropped; a drop is announced
@@ -82,10 +84,10 @@ public final class SseSession implements SseStream, OpenStream {
     static <T> void attach(ResponseStream stream, Response.Body.TopicEvents events) throws Exception {
         String pattern = events.pattern();
         LocalTopic.checkPattern(pattern);
-        if (!(events.topic() instanceof LocalTopic<?>)) {
-            throw new IllegalArgumentException(events.topic() + " is not an in-process topic: only those stream as events");
+        if (!(events.topic() instanceof StreamSource<?>)) {
+            throw new IllegalArgumentException(events.topic() + " cannot stream as events: its backend offers no back-pressured subscription");
         }
-        LocalTopic<T> local = (LocalTopic<T>) events.topic();
+        Topic<T> local = (Topic<T>) events.topic();
         Function<Topic.Message<T>, SseEvent> toEvent = (Function<Topic.Message<T>, SseEvent>) events.toEvent();
         open(stream, s -> {
             SseSession session = (SseSession) s;
@@ -94,15 +96,15 @@ public final class SseSession implements SseStream, OpenStream {
     }
 
     /** Runs on the transport's thread, as does every delivery after it: the counters need no lock. */
-    private <T> void pump(LocalTopic<T> topic, String pattern, Function<Topic.Message<T>, SseEvent> toEvent) {
+    private <T> void pump(Topic<T> topic, String pattern, Function<Topic.Message<T>, SseEvent> toEvent) {
         if (!isOpen()) return;
         CompletableFuture<Void> replayed = new CompletableFuture<>();
-        long[] lastSent = {0};
+        MessageId[] lastSent = {MessageId.ZERO};
         long[] droppedSeen = {0};
         @SuppressWarnings("unchecked")
         Subscription<T>[] sub = new Subscription[1];
         Function<Topic.Message<T>, CompletionStage<?>> deliver = m -> {
-            if (m.id() <= lastSent[0]) return null; // sent by the replay already
+            if (!m.id().isAfter(lastSent[0])) return null; // sent by the replay already
             lastSent[0] = m.id();
             CompletionStage<Void> lost = null;
             if (sub[0] != null) {
@@ -112,45 +114,45 @@ public final class SseSession implements SseStream, OpenStream {
                     droppedSeen[0] = dropped;
                 }
             }
-            CompletionStage<Void> sent = send(toEvent.apply(m).id(Long.toString(m.id())));
+            CompletionStage<Void> sent = send(toEvent.apply(m).id(m.id().toString()));
             return lost == null ? sent : lost.thenCombine(sent, (a, b) -> null);
         };
-        sub[0] = topic.subscribeAsync(scheduler, m -> replayed.isDone() ? deliver.apply(m)
+        sub[0] = ((StreamSource<T>) topic).subscribeAsync(scheduler, m -> replayed.isDone() ? deliver.apply(m)
                 : replayed.thenCompose(v -> {
                     CompletionStage<?> st = deliver.apply(m);
                     return st == null ? CompletableFuture.completedFuture(null) : st;
                 }), pattern);
         onClose(sub[0]::close);
         sub[0].closed().whenComplete((reason, e) -> close());
-        long after = parseId(lastEventId);
-        if (after < 0) {
+        MessageId after = MessageId.parse(lastEventId).orElse(null);
+        if (after == null) {
             replayed.complete(null);
             return;
         }
-        Topic.Replay<T> replay = topic.replay(after);
-        CompletionStage<?> chain = replay.lost() > 0
-                ? send(lostEvent(replay.lost(), "no longer kept after id " + after + " (replay buffer)"))
-                : CompletableFuture.completedFuture(null);
-        for (Topic.Message<T> m : replay.messages()) {
-            if (!LocalTopic.matches(pattern, m.subject())) continue;
-            chain = chain.thenCompose(v -> {
-                CompletionStage<?> st = deliver.apply(m);
-                return st == null ? CompletableFuture.completedFuture(null) : st;
-            });
-        }
-        chain.whenComplete((v, e) -> replayed.complete(null));
+        // A store elsewhere answers later: the rest runs on this stream's thread again, as sends must.
+        topic.replayAsync(after).whenCompleteAsync((replay, failed) -> {
+            if (failed != null) {
+                send(SseEvent.data("the messages after id " + after + " could not be read (" + failed.getMessage() + ")").event("lost"))
+                        .whenComplete((v, e) -> replayed.complete(null));
+                return;
+            }
+            CompletionStage<?> chain = replay.lost() != 0
+                    ? send(lostEvent(replay.lost(), "no longer kept after id " + after))
+                    : CompletableFuture.completedFuture(null);
+            for (Topic.Message<T> m : replay.messages()) {
+                if (!LocalTopic.matches(pattern, m.subject())) continue;
+                chain = chain.thenCompose(v -> {
+                    CompletionStage<?> st = deliver.apply(m);
+                    return st == null ? CompletableFuture.completedFuture(null) : st;
+                });
+            }
+            chain.whenComplete((v, e) -> replayed.complete(null));
+        }, scheduler);
     }
 
-    /** The {@code lost} event: how many messages this client will not see, and why. */
+    /** The {@code lost} event: how many messages this client will not see ({@code -1}: some), and why. */
     static SseEvent lostEvent(long count, String why) {
-        return SseEvent.data(count + " " + why).event("lost");
-    }
-
-    /** @return the id as a non-negative number, or -1 if it is absent or not one */
-    static long parseId(String id) {
-        if (id == null || id.isEmpty() || id.length() > 19) return -1;
-        for (int i = 0; i < id.length(); i++) if (id.charAt(i) < '0' || id.charAt(i) > '9') return -1;
-        return Long.parseLong(id);
+        return SseEvent.data((count < 0 ? "some" : Long.toString(count)) + " " + why).event("lost");
     }
 
     @Override

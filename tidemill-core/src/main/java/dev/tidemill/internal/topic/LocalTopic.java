@@ -1,6 +1,7 @@
 package dev.tidemill.internal.topic;
 
 import dev.tidemill.Subscription;
+import dev.tidemill.MessageId;
 import dev.tidemill.Topic;
 import dev.tidemill.TopicOverflowException;
 import dev.tidemill.internal.dispatch.WorkerLoop;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * subscription see ids in order. Subscriptions per pattern are arrays replaced on change, so a
  * fan-out that closes a subscription (DISCONNECT) iterates safely.
  */
-public final class LocalTopic<T> implements Topic<T> {
+public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     /** Largest capacity and replay size accepted. */
     static final int MAX_CAPACITY = 1 << 20;
     private static final Map<String, LocalTopic<?>> TOPICS = new ConcurrentHashMap<>();
@@ -40,19 +41,37 @@ public final class LocalTopic<T> implements Topic<T> {
     // Guarded by publishLock.
     private final Map<String, LocalSubscription<T>[]> byPattern = new HashMap<>();
     private final ReplayBuffer<T> replay;
-    private long lastId;
+    private final boolean relay;
+    private long lastNumber; // in-process ids: <lastNumber>-0
     private int subscriptions;
     private boolean closed;
-    private volatile long lastIdSeen;
+    private volatile MessageId lastIdSeen = MessageId.ZERO;
     private final LongAdder published = new LongAdder();
     private final LongAdder delivered = new LongAdder();
     private final LongAdder dropped = new LongAdder();
 
-    private LocalTopic(String name, int capacity, Overflow overflow, ReplayBuffer<T> replay) {
+    private LocalTopic(String name, int capacity, Overflow overflow, ReplayBuffer<T> replay, boolean relay) {
         this.name = name;
         this.capacity = capacity;
         this.overflow = overflow;
         this.replay = replay;
+        this.relay = relay;
+    }
+
+    /**
+     * The fan-out of a topic stored elsewhere: subscriptions, patterns and overflow as in process,
+     * messages handed in by {@link #deliver} with their stored ids. Not registered under its name
+     * (the backend's topic is), no replay buffer (the store replays).
+     *
+     * @param name the topic's name, for messages and metrics
+     * @param capacity messages per subscription
+     * @param overflow the overflow policy
+     * @param <T> the message type
+     * @return the fan-out
+     */
+    public static <T> LocalTopic<T> relay(String name, int capacity, Overflow overflow) {
+        if (capacity < 1 || capacity > MAX_CAPACITY) throw new IllegalArgumentException("capacity " + capacity + " is outside 1 to " + MAX_CAPACITY);
+        return new LocalTopic<>(name, capacity, Objects.requireNonNull(overflow, "overflow"), null, true);
     }
 
     /** @see Topic#builder */
@@ -103,21 +122,49 @@ public final class LocalTopic<T> implements Topic<T> {
     }
 
     @Override
-    public long publish(String subject, T value) {
+    public MessageId publish(String subject, T value) {
         Subjects.checkSubject(subject);
         Objects.requireNonNull(value, "value");
+        if (relay) throw new IllegalStateException("topic " + name + " relays messages stored elsewhere: publish through its backend");
         if (overflow == Overflow.BLOCK && mustNotBlock()) {
             throw new IllegalStateException("topic " + name + " uses the BLOCK overflow policy: a publish on an I/O event "
                     + "loop or a worker loop could block it and every connection it serves; publish from a virtual "
                     + "thread (ExecutionMode.VIRTUAL) or choose another policy");
         }
+        return fanOut(null, subject, value);
+    }
+
+    /**
+     * For a backend that stores messages elsewhere (a {@link #relay}): hands a stored message to this
+     * process's subscriptions with the id it was stored under. An id that is not after the last one
+     * delivered is skipped, so a message read twice (a reconnect) reaches no subscription twice.
+     * Under {@link Overflow#BLOCK} it waits for room, so call it from a thread that may block.
+     *
+     * @param id the id the message was stored under
+     * @param subject its subject
+     * @param value its payload
+     * @return whether it was delivered (false: a duplicate)
+     * @throws TopicOverflowException under {@link Overflow#ERROR}, when a subscription was full
+     */
+    public boolean deliver(MessageId id, String subject, T value) {
+        return fanOut(Objects.requireNonNull(id, "id"), subject, value) != null;
+    }
+
+    /** Numbers the message (or takes {@code given}), keeps it, offers it to each matching subscription. */
+    private MessageId fanOut(MessageId given, String subject, T value) {
         String[] keys = Subjects.keys(subject);
         int missed = 0;
-        long id;
+        MessageId id;
         publishLock.lock();
         try {
             if (closed) throw new IllegalStateException("topic " + name + " is closed");
-            id = ++lastId;
+            if (given == null) {
+                id = MessageId.of(++lastNumber);
+            } else if (given.isAfter(lastIdSeen)) {
+                id = given;
+            } else {
+                return null;
+            }
             lastIdSeen = id;
             Message<T> m = new Message<>(id, subject, value, System.nanoTime());
             published.increment();
@@ -132,7 +179,7 @@ public final class LocalTopic<T> implements Topic<T> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for room in a subscription of topic " + name
-                    + " (BLOCK): the message has id " + lastId + " and was not delivered to every subscription", e);
+                    + " (BLOCK): the message has id " + lastIdSeen + " and was not delivered to every subscription", e);
         } finally {
             publishLock.unlock();
         }
@@ -140,8 +187,13 @@ public final class LocalTopic<T> implements Topic<T> {
         return id;
     }
 
-    /** @return whether the calling thread serves other work that blocking would stall */
-    private static boolean mustNotBlock() {
+    /** @throws IllegalArgumentException unless {@code subject} is well-formed (a publish's subject) */
+    public static void checkSubject(String subject) {
+        Subjects.checkSubject(subject);
+    }
+
+    /** @return whether the calling thread serves other work that blocking would stall (an event loop, a worker loop) */
+    public static boolean mustNotBlock() {
         return ThreadExecutorMap.currentExecutor() != null || WorkerLoop.onWorkerThread();
     }
 
@@ -160,11 +212,7 @@ public final class LocalTopic<T> implements Topic<T> {
         }));
     }
 
-    /**
-     * A callback subscription with back-pressure: while the stage {@code onMessage} returns is not
-     * complete, nothing more is delivered (messages wait in the queue, under the overflow policy);
-     * a stage that fails closes the subscription. For pumping a topic into a connection.
-     */
+    @Override
     public Subscription<T> subscribeAsync(Executor executor, java.util.function.Function<Message<T>, java.util.concurrent.CompletionStage<?>> onMessage,
             String... patterns) {
         Objects.requireNonNull(executor, "executor");
@@ -222,18 +270,20 @@ public final class LocalTopic<T> implements Topic<T> {
     }
 
     @Override
-    public Replay<T> replay(long afterId) {
+    public Replay<T> replay(MessageId after) {
+        // in process every id is <n>-0: after <n>-<m> means after <n>-0
+        long afterId = after.major();
         publishLock.lock();
         try {
-            if (replay == null) return new Replay<>(List.of(), afterId >= 0 && afterId < lastId ? lastId - afterId : 0);
-            return replay.after(afterId, lastId, System.nanoTime());
+            if (replay == null) return new Replay<>(List.of(), afterId >= 0 && afterId < lastNumber ? lastNumber - afterId : 0);
+            return replay.after(afterId, lastNumber, System.nanoTime());
         } finally {
             publishLock.unlock();
         }
     }
 
     @Override
-    public long lastId() {
+    public MessageId lastId() {
         return lastIdSeen;
     }
 
@@ -268,7 +318,7 @@ public final class LocalTopic<T> implements Topic<T> {
             publishLock.unlock();
         }
         for (LocalSubscription<T> s : all()) s.close("topic closed");
-        TOPICS.remove(name, this);
+        if (!relay) TOPICS.remove(name, this);
     }
 
     @Override
@@ -316,7 +366,7 @@ public final class LocalTopic<T> implements Topic<T> {
         @Override
         public Topic<T> build() {
             ReplayBuffer<T> buffer = replayMessages == 0 ? null : new ReplayBuffer<>(replayMessages, replayAge.toNanos());
-            LocalTopic<T> t = new LocalTopic<>(name, capacity, overflow, buffer);
+            LocalTopic<T> t = new LocalTopic<>(name, capacity, overflow, buffer, false);
             LocalTopic<?> existing = TOPICS.putIfAbsent(name, t);
             if (existing != null) throw new IllegalStateException("a topic named " + name + " is already open: " + existing);
             return t;

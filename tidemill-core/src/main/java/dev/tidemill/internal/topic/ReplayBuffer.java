@@ -39,7 +39,7 @@ final class ReplayBuffer<T> {
         expire(now);
         if (afterId >= lastId || afterId < 0) return new Topic.Replay<>(List.of(), 0);
         if (size == 0) return new Topic.Replay<>(List.of(), lastId - afterId);
-        long oldest = at(0).id();
+        long oldest = at(0).id().major();
         long lost = Math.max(0, oldest - afterId - 1);
         List<Topic.Message<T>> out = new ArrayList<>((int) Math.min(size, lastId - afterId));
         // Ids are consecutive in the ring: the first wanted is at offset afterId + 1 - oldest.

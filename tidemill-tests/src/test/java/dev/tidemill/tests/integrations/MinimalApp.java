@@ -26,7 +26,7 @@ public final class MinimalApp {
         dev.tidemill.Topic<String> topic = dev.tidemill.Topic.<String>builder("minimal")
                 .replay(4, java.time.Duration.ofMinutes(1)).build();
         topic.publish("tide.mill", "first");
-        app.get("/topic", req -> topic.replay(0).messages().get(0).value() + " of " + topic.lastId());
+        app.get("/topic", req -> topic.replay(dev.tidemill.MessageId.ZERO).messages().get(0).value() + " of " + topic.lastId());
         System.out.println("core in " + Tidemill.class.getModule());
         if (args.length > 0 && args[0].equals("constrained")) {
             app.post("/people", req -> req.body(Person.class).name()).body(Person.class);

@@ -21,7 +21,7 @@ class OnTheModulePathTest {
         try (ChildApp child = ChildApp.onModulePath(List.of(), List.of(), Map.of()).awaitListening()) {
             TestClient client = TestClient.connectTo("127.0.0.1", child.port);
             assertThat(client.get("/hello").text()).isEqualTo("hello");
-            assertThat(client.get("/topic").text()).as("the topic backend, found as the module's service").isEqualTo("first of 1");
+            assertThat(client.get("/topic").text()).as("the topic backend, found as the module's service").isEqualTo("first of 1-0");
             assertThat(child.output).contains("core in module dev.tidemill");
             assertThat(client.get("/metrics").status()).isEqualTo(404);
             assertThat(child.output).filteredOn(l -> l.contains("optional integrations off")).singleElement().asString()

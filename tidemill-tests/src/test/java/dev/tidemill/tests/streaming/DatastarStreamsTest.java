@@ -55,13 +55,13 @@ class DatastarStreamsTest {
                 await("subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 1);
                 topic.publish("board.main", "first <b>");
                 assertThat(events.next()).hasValue(new Event("datastar-merge-fragments",
-                        "selector #feed\nmergeMode append\nfragments <li id=\"m1\">first &lt;b&gt;</li>", "1"));
+                        "selector #feed\nmergeMode append\nfragments <li id=\"m1-0\">first &lt;b&gt;</li>", "1-0"));
             }
             await("unsubscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 0);
             topic.publish("board.main", "while away");
-            try (EventStream events = client.events(TestRequest.get("/board").header("Last-Event-ID", "1"))) {
+            try (EventStream events = client.events(TestRequest.get("/board").header("Last-Event-ID", "1-0"))) {
                 assertThat(events.next()).as("replayed after Last-Event-ID").hasValue(new Event("datastar-merge-fragments",
-                        "selector #feed\nmergeMode append\nfragments <li id=\"m2\">while away</li>", "2"));
+                        "selector #feed\nmergeMode append\nfragments <li id=\"m2-0\">while away</li>", "2-0"));
             }
         }
     }

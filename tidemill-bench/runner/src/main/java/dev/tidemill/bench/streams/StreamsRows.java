@@ -168,7 +168,7 @@ public final class StreamsRows {
         int end = text.indexOf("\n\n", from);
         String event = end < 0 ? text.substring(from) : text.substring(from, end + 2);
         if (DATASTAR_EVENT.matcher(event).matches()) return java.util.Optional.empty();
-        String withoutId = event.replaceFirst("(?m)^id: \\d+\n", "");
+        String withoutId = event.replaceFirst("(?m)^id: \\d+(-\\d+)?\n", "");
         if (!withoutId.equals(event) && DATASTAR_EVENT.matcher(withoutId).matches()) {
             return java.util.Optional.of(ADDS_ID + " (" + (event.length() - withoutId.length()) + " bytes more per event)");
         }
