@@ -60,6 +60,8 @@ try {
   result.bSawNote = await seen.locator('.text').textContent();
   result.bAuthor = await seen.locator('.author').textContent();
   result.bBoldElements = await b.locator('#notes b').count();
+  // Page A gets the same patch over its own stream, which may arrive a moment after B's.
+  await a.locator('#notes li', { hasText: note }).first().waitFor({ timeout: 15000 });
   result.aSawNote = await a.locator('#notes li', { hasText: note }).count();
   await a.waitForFunction(() => document.querySelector('#draft').value === '', null, { timeout: 15000 });
   result.aDraftCleared = true;
