@@ -151,6 +151,63 @@ public interface Topic<T> {
     }
 
     /**
+     * Consumes the topic as one consumer of a consumer group (a work queue; see {@link ConsumerGroup}):
+     * each message after the group was first made, and matching its patterns, goes to one consumer of
+     * the group, at least once. The group is made on first use.
+     *
+     * @param group the group and this consumer's settings
+     * @param executor where {@code worker} runs (a worker loop, a virtual-thread executor)
+     * @param worker called once per delivery; returning marks the message done, throwing fails the delivery
+     * @return the consumer; close it to stop taking messages
+     * @throws IllegalStateException when the topic is closed
+     */
+    Consumption consume(ConsumerGroup group, Executor executor, Worker<T> worker);
+
+    /**
+     * What a consumer of a {@link ConsumerGroup} does with a message.
+     *
+     * @param <T> the message type
+     */
+    @FunctionalInterface
+    interface Worker<T> {
+        /**
+         * @param message the message
+         * @param delivery 1 the first time, more when delivered again after a failure or a consumer that stopped
+         * @throws Exception to fail this delivery: it is delivered again after
+         *     {@link ConsumerGroup#claimAfter()}, or goes to the dead letters after
+         *     {@link ConsumerGroup#maxDeliveries()}
+         */
+        void handle(Message<T> message, int delivery) throws Exception;
+    }
+
+    /** One consumer of a consumer group ({@link #consume}). */
+    interface Consumption extends AutoCloseable {
+        /** @return this consumer's name in its group */
+        String consumer();
+
+        /** @return this consumer's counters */
+        ConsumptionStats stats();
+
+        /**
+         * Stops taking messages; those in the worker finish. Unfinished ones stay with the group, to
+         * be delivered again after {@link ConsumerGroup#claimAfter()}. Idempotent.
+         */
+        @Override
+        void close();
+    }
+
+    /**
+     * A consumer's counters.
+     *
+     * @param done deliveries whose worker returned
+     * @param failed deliveries whose worker threw
+     * @param deadLettered messages this consumer moved to the dead letters
+     * @param claimed messages this consumer took over from consumers that had left them unfinished
+     * @param inFlight messages in its worker now
+     */
+    record ConsumptionStats(long done, long failed, long deadLettered, long claimed, int inFlight) { }
+
+    /**
      * A subscription read by pulling ({@link Subscription#next()}), typically on a virtual thread.
      *
      * @param patterns subjects, prefix wildcards ({@code a.b.*}) or {@code *}; at least one

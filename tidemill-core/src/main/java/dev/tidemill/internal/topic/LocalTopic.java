@@ -41,6 +41,7 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     // Guarded by publishLock.
     private final Map<String, LocalSubscription<T>[]> byPattern = new HashMap<>();
     private final ReplayBuffer<T> replay;
+    private final Map<String, LocalGroup<T>> groups = new HashMap<>(); // guarded by publishLock
     private final boolean relay;
     private long lastNumber; // in-process ids: <lastNumber>-0
     private int subscriptions;
@@ -50,7 +51,7 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     private final LongAdder delivered = new LongAdder();
     private final LongAdder dropped = new LongAdder();
 
-    private LocalTopic(String name, int capacity, Overflow overflow, ReplayBuffer<T> replay, boolean relay) {
+    LocalTopic(String name, int capacity, Overflow overflow, ReplayBuffer<T> replay, boolean relay) {
         this.name = name;
         this.capacity = capacity;
         this.overflow = overflow;
@@ -77,7 +78,7 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     /** @see Topic#builder */
     public static <T> Topic.Builder<T> builder(String name) {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a topic needs a name");
-        return new Builder<>(name);
+        return new LocalTopicBuilder<>(name);
     }
 
     /**
@@ -99,6 +100,12 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     /** @return every open topic of the process, for the metrics scrape */
     public static java.util.Collection<LocalTopic<?>> open() {
         return java.util.List.copyOf(TOPICS.values());
+    }
+
+    /** Registers a topic under its name. @throws IllegalStateException if an open topic has it */
+    static void register(LocalTopic<?> t) {
+        LocalTopic<?> existing = TOPICS.putIfAbsent(t.name, t);
+        if (existing != null) throw new IllegalStateException("a topic named " + t.name + " is already open: " + existing);
     }
 
     /** @see Topic#find */
@@ -155,6 +162,7 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
         String[] keys = Subjects.keys(subject);
         int missed = 0;
         MessageId id;
+        List<LocalGroup<T>> taking = null;
         publishLock.lock();
         try {
             if (closed) throw new IllegalStateException("topic " + name + " is closed");
@@ -169,6 +177,12 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
             Message<T> m = new Message<>(id, subject, value, System.nanoTime());
             published.increment();
             if (replay != null) replay.add(m);
+            for (LocalGroup<T> g : groups.values()) {
+                if (!g.takes(subject)) continue;
+                g.enqueue(m);
+                if (taking == null) taking = new ArrayList<>(groups.size());
+                taking.add(g);
+            }
             for (String key : keys) {
                 LocalSubscription<T>[] subs = byPattern.get(key);
                 if (subs == null) continue;
@@ -183,8 +197,42 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
         } finally {
             publishLock.unlock();
         }
+        if (taking != null) taking.forEach(LocalGroup::pump); // after the lock: a worker may run inline and publish
         if (missed > 0) throw new TopicOverflowException(name, id, missed, capacity);
         return id;
+    }
+
+    /** In process: the group lives with the topic ({@link LocalGroup}), made by its first consumer with that consumer's settings. */
+    @Override
+    public Topic.Consumption consume(dev.tidemill.ConsumerGroup group, Executor executor, Topic.Worker<T> worker) {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(worker, "worker");
+        if (relay) throw new UnsupportedOperationException("topic " + name + " relays messages stored elsewhere: consume through its backend");
+        for (String p : group.patterns()) Subjects.checkPattern(p);
+        LocalGroup<T> g;
+        Topic.Consumption c;
+        publishLock.lock();
+        try {
+            if (closed) throw new IllegalStateException("topic " + name + " is closed");
+            g = groups.computeIfAbsent(group.name(), n -> new LocalGroup<>(name, group, capacity));
+            c = g.join(group, executor, worker);
+        } finally {
+            publishLock.unlock();
+        }
+        g.pump();
+        return c;
+    }
+
+    /** @return the dead letters a group of this topic keeps, oldest first (empty for an unknown group) */
+    List<LocalGroup.DeadLetter<T>> deadLetters(String group) {
+        publishLock.lock();
+        try {
+            LocalGroup<T> g = groups.get(group);
+            return g == null ? List.of() : g.deadLetters();
+        } finally {
+            publishLock.unlock();
+        }
     }
 
     /** @throws IllegalArgumentException unless {@code subject} is well-formed (a publish's subject) */
@@ -324,52 +372,5 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     @Override
     public String toString() {
         return "topic " + name + " (" + overflow + ", capacity " + capacity + ")";
-    }
-
-    private static final class Builder<T> implements Topic.Builder<T> {
-        private final String name;
-        private int capacity = DEFAULT_CAPACITY;
-        private Overflow overflow = Overflow.DROP_OLDEST;
-        private int replayMessages;
-        private Duration replayAge;
-
-        Builder(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public Topic.Builder<T> capacity(int messages) {
-            if (messages < 1 || messages > MAX_CAPACITY) {
-                throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + MAX_CAPACITY);
-            }
-            this.capacity = messages;
-            return this;
-        }
-
-        @Override
-        public Topic.Builder<T> overflow(Overflow policy) {
-            this.overflow = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        @Override
-        public Topic.Builder<T> replay(int messages, Duration maxAge) {
-            if (messages < 1 || messages > MAX_CAPACITY) {
-                throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + MAX_CAPACITY);
-            }
-            if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
-            this.replayMessages = messages;
-            this.replayAge = maxAge;
-            return this;
-        }
-
-        @Override
-        public Topic<T> build() {
-            ReplayBuffer<T> buffer = replayMessages == 0 ? null : new ReplayBuffer<>(replayMessages, replayAge.toNanos());
-            LocalTopic<T> t = new LocalTopic<>(name, capacity, overflow, buffer, false);
-            LocalTopic<?> existing = TOPICS.putIfAbsent(name, t);
-            if (existing != null) throw new IllegalStateException("a topic named " + name + " is already open: " + existing);
-            return t;
-        }
     }
 }

@@ -96,6 +96,20 @@ public final class RedisStore implements AutoCloseable {
         return client.connect();
     }
 
+    /**
+     * @return this node's name as a consumer of groups: {@code TIDEMILL_NODE_ID}, else the host name,
+     *     so a node started again on the same host finds its own unfinished messages
+     */
+    String nodeId() {
+        String id = System.getenv("TIDEMILL_NODE_ID");
+        if (id != null && !id.isBlank()) return id.strip();
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "node";
+        }
+    }
+
     String display() {
         return display;
     }

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.redis;
 
+import dev.tidemill.ConsumerGroup;
 import dev.tidemill.MessageId;
 import dev.tidemill.Subscription;
 import dev.tidemill.Topic;
@@ -66,6 +67,7 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
     private final Duration maxAge;
     private final StatefulRedisConnection<String, String> reader;
     private final Thread readerThread;
+    private final java.util.Queue<RedisConsumer<T>> consumers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean open = true;
 
     private RedisTopic(RedisStore store, String name, int capacity, Overflow overflow, Payload<T> payload, int maxLength, Duration maxAge) {
@@ -213,6 +215,18 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
         return new TopicUnavailableException(name, what + " (Redis at " + store.display() + ": " + cause.getMessage() + ")", cause);
     }
 
+    /** A stream consumer group ({@link RedisConsumer}); the consumer's name defaults to this node's id ({@link RedisStore#nodeId}). */
+    @Override
+    public Consumption consume(ConsumerGroup group, Executor executor, Worker<T> worker) {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(worker, "worker");
+        group.patterns().forEach(LocalTopic::checkPattern);
+        if (!open) throw new IllegalStateException("topic " + name + " is closed");
+        RedisConsumer<T> c = new RedisConsumer<>(store, name, key, group, group.consumer().orElse(store.nodeId()), executor, worker, payload);
+        consumers.add(c);
+        return c;
+    }
+
     @Override
     public Subscription<T> subscribe(String... patterns) {
         return fanout.subscribe(patterns);
@@ -291,6 +305,7 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
         if (!open) return;
         open = false;
         store.unregister(this);
+        consumers.forEach(RedisConsumer::close);
         fanout.close();
         readerThread.interrupt();
         try {

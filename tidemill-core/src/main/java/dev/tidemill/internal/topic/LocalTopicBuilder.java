@@ -1,0 +1,53 @@
+package dev.tidemill.internal.topic;
+
+import dev.tidemill.Topic;
+import dev.tidemill.Topic.Overflow;
+import java.time.Duration;
+import java.util.Objects;
+
+/** Settings of a new in-process topic ({@link LocalTopic#builder}); {@link #build} registers it under its name. */
+final class LocalTopicBuilder<T> implements Topic.Builder<T> {
+    private final String name;
+    private int capacity = Topic.DEFAULT_CAPACITY;
+    private Overflow overflow = Overflow.DROP_OLDEST;
+    private int replayMessages;
+    private Duration replayAge;
+
+    LocalTopicBuilder(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public Topic.Builder<T> capacity(int messages) {
+        if (messages < 1 || messages > LocalTopic.MAX_CAPACITY) {
+            throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + LocalTopic.MAX_CAPACITY);
+        }
+        this.capacity = messages;
+        return this;
+    }
+
+    @Override
+    public Topic.Builder<T> overflow(Overflow policy) {
+        this.overflow = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    @Override
+    public Topic.Builder<T> replay(int messages, Duration maxAge) {
+        if (messages < 1 || messages > LocalTopic.MAX_CAPACITY) {
+            throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + LocalTopic.MAX_CAPACITY);
+        }
+        if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
+        this.replayMessages = messages;
+        this.replayAge = maxAge;
+        return this;
+    }
+
+    @Override
+    public Topic<T> build() {
+        ReplayBuffer<T> buffer = replayMessages == 0 ? null : new ReplayBuffer<>(replayMessages, replayAge.toNanos());
+        LocalTopic<T> t = new LocalTopic<>(name, capacity, overflow, buffer, false);
+        LocalTopic.register(t);
+        return t;
+    }
+}
