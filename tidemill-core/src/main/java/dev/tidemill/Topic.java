@@ -58,6 +58,21 @@ public interface Topic<T> {
         DISCONNECT
     }
 
+    /** What a topic promises about an acknowledged publish ({@link Builder#durability}). */
+    enum Durability {
+        /** What the store keeps as it is configured (the default): in process, messages go with the process. */
+        AS_CONFIGURED,
+        /**
+         * An acknowledged publish survives a crash of the store's machine. Checked when the topic is
+         * built: in process it cannot be (refused); on Redis the server must have {@code appendonly yes},
+         * {@code appendfsync always} and {@code maxmemory-policy noeviction}, read with {@code CONFIG GET},
+         * and a Redis that refuses {@code CONFIG} is refused too.
+         */
+        STRICT,
+        /** As {@link #STRICT}, but a Redis that refuses {@code CONFIG} (a managed one, an ACL) is taken on trust. */
+        STRICT_ON_TRUST
+    }
+
     /**
      * A published message.
      *
@@ -330,6 +345,12 @@ public interface Topic<T> {
         default Builder<T> type(Class<T> type) {
             return this;
         }
+
+        /**
+         * @param durability what an acknowledged publish must survive; default {@link Durability#AS_CONFIGURED}
+         * @return this
+         */
+        Builder<T> durability(Durability durability);
 
         /**
          * @return the topic, registered under its name

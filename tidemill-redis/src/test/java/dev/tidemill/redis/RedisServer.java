@@ -22,16 +22,22 @@ import java.util.concurrent.TimeUnit;
 final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final int port;
+    private final List<String> settings;
     private Process process;
 
-    private RedisServer(Path dir, int port) {
+    private RedisServer(Path dir, int port, List<String> settings) {
         this.dir = dir;
         this.port = port;
+        this.settings = settings;
     }
 
-    /** @return a started server */
-    static RedisServer start(Path dir) {
-        RedisServer s = new RedisServer(dir, freePort());
+    /**
+     * @param dir its directory
+     * @param settings more command-line settings, after the defaults, so they win ({@code --appendfsync everysec})
+     * @return a started server
+     */
+    static RedisServer start(Path dir, String... settings) {
+        RedisServer s = new RedisServer(dir, freePort(), List.of(settings));
         s.start();
         return s;
     }
@@ -41,6 +47,7 @@ final class RedisServer implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(program(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
                 "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", dir.resolve("redis.log").toString()));
+        cmd.addAll(settings);
         try {
             Files.createDirectories(dir);
             process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();

@@ -43,6 +43,16 @@ final class LocalTopicBuilder<T> implements Topic.Builder<T> {
         return this;
     }
 
+    /** In process only {@link Topic.Durability#AS_CONFIGURED}: the messages go with the process. */
+    @Override
+    public Topic.Builder<T> durability(Topic.Durability durability) {
+        if (Objects.requireNonNull(durability, "durability") != Topic.Durability.AS_CONFIGURED) {
+            throw new IllegalArgumentException("topic " + name + " is in process: its messages are lost with the process, so "
+                    + durability + " durability cannot hold; store topics in Redis (the tidemill-redis module and TIDEMILL_REDIS_URL)");
+        }
+        return this;
+    }
+
     @Override
     public Topic<T> build() {
         ReplayBuffer<T> buffer = replayMessages == 0 ? null : new ReplayBuffer<>(replayMessages, replayAge.toNanos());

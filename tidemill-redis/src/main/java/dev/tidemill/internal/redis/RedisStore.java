@@ -69,7 +69,7 @@ public final class RedisStore implements AutoCloseable {
     /** @return a builder of a topic on this store */
     public <T> Topic.Builder<T> builder(String name) {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a topic needs a name");
-        return new RedisTopic.Builder<>(this, name);
+        return new RedisTopicBuilder<>(this, name);
     }
 
     /** @return the open topic of that name, if there is one */

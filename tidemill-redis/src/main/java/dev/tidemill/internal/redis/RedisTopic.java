@@ -70,7 +70,7 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
     private final java.util.Queue<RedisConsumer<T>> consumers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean open = true;
 
-    private RedisTopic(RedisStore store, String name, int capacity, Overflow overflow, Payload<T> payload, int maxLength, Duration maxAge) {
+    RedisTopic(RedisStore store, String name, int capacity, Overflow overflow, Payload<T> payload, int maxLength, Duration maxAge) {
         this.store = store;
         this.name = name;
         this.key = RedisTopics.KEY_PREFIX + name;
@@ -81,6 +81,17 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
         MessageId start = lastStored();
         this.reader = store.readerConnection();
         this.readerThread = Thread.ofVirtual().name("tidemill-redis-" + name).unstarted(() -> read(start));
+    }
+
+    /** Registers the topic with its store and starts its reader; on a name already open, frees what it holds and throws. */
+    void open() {
+        try {
+            store.register(this);
+        } catch (IllegalStateException taken) {
+            reader.close();
+            throw taken;
+        }
+        readerThread.start();
     }
 
     /** @return the id of the stream's last entry, or {@link MessageId#ZERO}: where the reader starts */
@@ -333,63 +344,5 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
     @Override
     public String toString() {
         return "topic " + name + " (Redis stream " + key + ", " + overflow() + ", capacity " + capacity() + ")";
-    }
-
-    /** Settings of a new Redis topic; {@link #build} registers it and starts its reader. */
-    static final class Builder<T> implements Topic.Builder<T> {
-        private final RedisStore store;
-        private final String name;
-        private int capacity = DEFAULT_CAPACITY;
-        private Overflow overflow = Overflow.DROP_OLDEST;
-        private int maxLength = RedisTopics.DEFAULT_MAX_LENGTH;
-        private Duration maxAge = RedisTopics.DEFAULT_MAX_AGE;
-        private Class<T> type;
-
-        Builder(RedisStore store, String name) {
-            this.store = store;
-            this.name = name;
-        }
-
-        @Override
-        public Topic.Builder<T> capacity(int messages) {
-            if (messages < 1 || messages > 1 << 20) throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + (1 << 20));
-            this.capacity = messages;
-            return this;
-        }
-
-        @Override
-        public Topic.Builder<T> overflow(Overflow policy) {
-            this.overflow = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /** In Redis: the stream keeps about {@code messages} entries (XADD MAXLEN ~), none older than {@code maxAge}. */
-        @Override
-        public Topic.Builder<T> replay(int messages, Duration maxAge) {
-            if (messages < 1 || messages > 1 << 20) throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + (1 << 20));
-            if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
-            this.maxLength = messages;
-            this.maxAge = maxAge;
-            return this;
-        }
-
-        @Override
-        public Topic.Builder<T> type(Class<T> type) {
-            this.type = Objects.requireNonNull(type, "type");
-            return this;
-        }
-
-        @Override
-        public Topic<T> build() {
-            RedisTopic<T> t = new RedisTopic<>(store, name, capacity, overflow, Payload.of(name, type), maxLength, maxAge);
-            try {
-                store.register(t);
-            } catch (IllegalStateException taken) {
-                t.reader.close();
-                throw taken;
-            }
-            t.readerThread.start();
-            return t;
-        }
     }
 }
