@@ -33,6 +33,7 @@ public final class Tidemill implements Routes {
     private final List<Filter> filters = new ArrayList<>();
     private final Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers = new LinkedHashMap<>();
     private final Map<String, ReadinessCheck> readiness = new LinkedHashMap<>();
+    private final List<ConsumerRoute<?>> consumers = new ArrayList<>();
     private JsonCodec json;
     private OpenApiRoutes openApi;
     private Cors cors = Cors.none();
@@ -185,6 +186,22 @@ public final class Tidemill implements Routes {
         return this;
     }
 
+    /**
+     * Declares a consumer of a consumer group, started and stopped with the server (see {@link ConsumerRoute}).
+     *
+     * @param topic the topic
+     * @param group the group and this consumer's settings
+     * @param worker called once per delivery, in the consumer's mode
+     * @param <T> the message type
+     * @return the declaration, for its {@link ConsumerRoute#mode mode}
+     */
+    public <T> ConsumerRoute<T> consume(Topic<T> topic, ConsumerGroup group, Topic.Worker<T> worker) {
+        checkNotStarted();
+        ConsumerRoute<T> c = new ConsumerRoute<>(topic, group, worker);
+        consumers.add(c);
+        return c;
+    }
+
     /** @return every registered route, in registration order */
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
@@ -212,7 +229,7 @@ public final class Tidemill implements Routes {
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, ops, login));
+                cors, rateLimit, requirement, ops, login, List.copyOf(consumers)));
     }
 
     /**
@@ -233,7 +250,7 @@ public final class Tidemill implements Routes {
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE, login));
+                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE, login, List.of()));
     }
 
     /**

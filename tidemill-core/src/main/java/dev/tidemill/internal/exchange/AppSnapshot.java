@@ -23,6 +23,7 @@ import java.util.Map;
  * @param requirement who may call the app's routes that do not say otherwise, or null
  * @param observer who watches the exchanges (metrics, access log, health: {@code internal.ops})
  * @param login the OpenID Connect sign-in whose routes the app has, or null
+ * @param consumers the consumer groups' consumers the server starts and stops ({@code Tidemill.consume})
  */
 public record AppSnapshot(
         Config config,
@@ -34,11 +35,12 @@ public record AppSnapshot(
         RateLimit rateLimit,
         dev.tidemill.Requirement requirement,
         ServerObserver observer,
-        dev.tidemill.internal.auth.OidcFlow login) {
+        dev.tidemill.internal.auth.OidcFlow login,
+        List<dev.tidemill.ConsumerRoute<?>> consumers) {
 
     /** An app without an app-wide CORS policy or rate limit, that nobody watches. */
     public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
             Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
-        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE, null);
+        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE, null, List.of());
     }
 }

@@ -66,6 +66,7 @@ public final class HttpServer implements Server {
     private final List<String> report;
     /** The HTTPS port, or null when TLS is off. */
     private final TlsListener tls;
+    private final Consumers consumers;
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object stopLock = new Object();
     private volatile boolean stopNow;
@@ -73,8 +74,9 @@ public final class HttpServer implements Server {
 
     private HttpServer(Config config, EventLoopGroup group, ExchangeContext context, ChannelGroup connections,
             Protocols protocols, AutoCloseable dateRefresh, Channel serverChannel, Transport transport,
-            List<String> report, TlsListener tls) {
+            List<String> report, TlsListener tls, Consumers consumers) {
         this.config = config;
+        this.consumers = consumers;
         this.group = group;
         this.context = context;
         this.connections = connections;
@@ -150,9 +152,11 @@ public final class HttpServer implements Server {
             if (tls != null) report.addAll(tls.report());
             AbsentIntegrations.line(config).ifPresent(report::add);
             report.addAll(context.authReport());
+            Consumers consumers = new Consumers(app.consumers(), config.executionMode(), group, context.loops());
+            report.addAll(consumers.report());
             HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
-                    List.copyOf(report), tls);
+                    List.copyOf(report), tls, consumers);
             report.forEach(line -> LOG.info("{}", line));
             LOG.info("listening on http://{}:{}{}", config.host(), server.port(),
                     config.tls().redirectHttp() ? " (redirecting to HTTPS)" : "");
@@ -240,6 +244,7 @@ public final class HttpServer implements Server {
             return;
         }
         long deadline = System.nanoTime() + grace.toNanos();
+        consumers.close(); // no more messages taken; those in a worker finish below
         context.startDraining();
         serverChannel.close().syncUninterruptibly();
         if (tls != null) tls.stopAccepting();
@@ -259,6 +264,8 @@ public final class HttpServer implements Server {
         int abandoned = connections.size();
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        int unfinished = consumers.await(deadline);
+        if (unfinished > 0) LOG.info("{} consumer message(s) still in a worker after the grace period; they stay with their groups", unfinished);
         if (tls != null) tls.close();
         context.close();
         context.observer().stopped();
