@@ -68,6 +68,32 @@ final class Dispatcher {
     }
 
     /**
+     * Runs a consumer's message on a worker loop, with a slot reserved as a LOOP request's is and
+     * released when it ends ({@code Tidemill.consume} in LOOP mode).
+     *
+     * @param task the worker's call
+     * @return false when every loop is full (nothing was run)
+     * @throws java.util.concurrent.RejectedExecutionException if the worker loops have stopped
+     */
+    boolean runOnLoop(Runnable task) {
+        WorkerLoop loop = loops.reserve();
+        if (loop == null) return false;
+        try {
+            loop.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    loop.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            loop.release();
+            throw e;
+        }
+        return true;
+    }
+
+    /**
      * @param mode the stream's route's mode
      * @param loop the worker loop its handshake was given (LOOP), or null
      * @return a lane that runs one stream's callbacks one at a time, in order, in that mode

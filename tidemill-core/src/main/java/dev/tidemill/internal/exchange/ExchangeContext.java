@@ -165,6 +165,14 @@ public final class ExchangeContext {
         return binder;
     }
 
+    /**
+     * @param task a consumer's call ({@code Tidemill.consume}, LOOP mode)
+     * @return false when every worker loop is full; else it runs on one, with a reserved slot
+     */
+    public boolean runOnWorkerLoop(Runnable task) {
+        return dispatcher.runOnLoop(task);
+    }
+
     /** @return worker loops running */
     public int workerLoops() {
         return dispatcher.loops().size();

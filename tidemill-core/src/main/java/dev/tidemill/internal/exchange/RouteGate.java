@@ -184,6 +184,11 @@ public final class RouteGate {
                 ex.admission = p.later().thenApply(o -> {
                     Verdict v = settle(ex, o);
                     return v != null ? v : RateLimits.admit(ex);
+                }).exceptionally(failed -> {
+                    // a store the check needs did not answer (sessions in Redis, say): closed, not open
+                    auth.outcomes().refused(503, "a store did not answer");
+                    return new Verdict(Problem.of(503, "Service Unavailable", "the caller could not be authenticated: a store it needs "
+                            + "did not answer; try again"), false, "Retry-After", "1");
                 });
                 yield Verdict.PENDING;
             }

@@ -3,8 +3,6 @@ package dev.tidemill.internal.server;
 import dev.tidemill.ConsumerRoute;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Topic;
-import dev.tidemill.internal.dispatch.LoopGroup;
-import dev.tidemill.internal.dispatch.WorkerLoop;
 import io.netty.channel.EventLoopGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The app's consumers of consumer groups ({@code Tidemill.consume}), started once the server
@@ -34,9 +33,9 @@ final class Consumers implements AutoCloseable {
      * @param declared the app's consumers
      * @param defaultMode the app's mode
      * @param io the server's event loops
-     * @param loops the server's worker loops
+     * @param loops runs a task on a worker loop with a reserved slot, false when every loop is full
      */
-    Consumers(List<ConsumerRoute<?>> declared, ExecutionMode defaultMode, EventLoopGroup io, LoopGroup loops) {
+    Consumers(List<ConsumerRoute<?>> declared, ExecutionMode defaultMode, EventLoopGroup io, Predicate<Runnable> loops) {
         for (ConsumerRoute<?> c : declared) {
             ExecutionMode mode = c.mode().orElse(defaultMode);
             Executor executor = switch (mode) {
@@ -55,23 +54,13 @@ final class Consumers implements AutoCloseable {
     }
 
     /** A worker loop per message, with a reserved slot; while every loop is full, retried a millisecond later. */
-    private static Executor loopExecutor(LoopGroup loops, EventLoopGroup io) {
+    private static Executor loopExecutor(Predicate<Runnable> loops, EventLoopGroup io) {
         return new Executor() {
             @Override
             public void execute(Runnable task) {
-                WorkerLoop loop = loops.reserve();
-                if (loop == null) {
-                    if (io.isShuttingDown()) throw new RejectedExecutionException("the server is stopping");
-                    io.next().schedule(() -> execute(task), 1, TimeUnit.MILLISECONDS);
-                    return;
-                }
-                loop.execute(() -> {
-                    try {
-                        task.run();
-                    } finally {
-                        loop.release();
-                    }
-                });
+                if (loops.test(task)) return;
+                if (io.isShuttingDown()) throw new RejectedExecutionException("the server is stopping");
+                io.next().schedule(() -> execute(task), 1, TimeUnit.MILLISECONDS);
             }
         };
     }

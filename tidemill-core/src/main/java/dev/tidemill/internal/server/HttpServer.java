@@ -152,7 +152,7 @@ public final class HttpServer implements Server {
             if (tls != null) report.addAll(tls.report());
             AbsentIntegrations.line(config).ifPresent(report::add);
             report.addAll(context.authReport());
-            Consumers consumers = new Consumers(app.consumers(), config.executionMode(), group, context.loops());
+            Consumers consumers = new Consumers(app.consumers(), config.executionMode(), group, context::runOnWorkerLoop);
             report.addAll(consumers.report());
             HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),

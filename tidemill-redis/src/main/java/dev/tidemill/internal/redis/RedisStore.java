@@ -110,7 +110,7 @@ public final class RedisStore implements AutoCloseable {
         }
     }
 
-    String display() {
+    public String display() {
         return display;
     }
 
