@@ -42,6 +42,25 @@ public final class RateLimit {
     private final int maxKeys;
     private final String header;
     private final Function<Request, Optional<String>> key;
+    private final Store store;
+
+    /**
+     * Where the budgets are kept when several nodes must share them (tidemill-redis's
+     * {@code RedisRateLimits}); without one they are this process's ({@link #maxKeys()} of them). A
+     * store that does not answer admits the request (fails open: a limit must not take the site down
+     * with it), counted in {@code Server.diagnostics()} as {@code ratelimit.failed_open}.
+     */
+    public interface Store {
+        /**
+         * Takes one request from the key's budget, by the same rule as in process (GCRA: at most
+         * {@code burst} at once, refilled at {@code requests} per {@code period}).
+         *
+         * @param limit the limit
+         * @param key the key (the client's address, a header's value, the function's result)
+         * @return negative if admitted ({@code -1 - remaining}), else the nanoseconds until one more would be
+         */
+        java.util.concurrent.CompletionStage<Long> acquire(RateLimit limit, String key);
+    }
 
     private RateLimit(Builder b) {
         name = b.name;
@@ -57,6 +76,7 @@ public final class RateLimit {
         maxKeys = (int) b.maxKeys;
         header = b.header;
         key = b.key;
+        store = b.store;
     }
 
     /**
@@ -103,6 +123,11 @@ public final class RateLimit {
         return Optional.ofNullable(key);
     }
 
+    /** @return the shared store of the budgets, if any (else they are this process's) */
+    public Optional<Store> store() {
+        return Optional.ofNullable(store);
+    }
+
     @Override
     public String toString() {
         return "RateLimit[" + name + ": " + requests + " per " + period.toSeconds() + " s, burst " + burst + "]";
@@ -117,6 +142,7 @@ public final class RateLimit {
         private long maxKeys = DEFAULT_MAX_KEYS;
         private String header;
         private Function<Request, Optional<String>> key;
+        private Store store;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
@@ -182,6 +208,12 @@ public final class RateLimit {
         public Builder by(Function<Request, Optional<String>> function) {
             key = Objects.requireNonNull(function, "key");
             header = null;
+            return this;
+        }
+
+        /** @param shared where the budgets are kept for every node (see {@link Store}) @return this */
+        public Builder store(Store shared) {
+            store = Objects.requireNonNull(shared, "store");
             return this;
         }
 

@@ -198,6 +198,7 @@ public final class ExchangeContext {
         out.put("worker.loops_running", (long) loops.running());
         out.put("server.draining", draining ? 1L : 0L);
         for (int i = 0; i < loops.size(); i++) out.put("loop." + i + ".load", (long) loops.loops().get(i).load());
+        out.put("ratelimit.failed_open", RateLimits.FAILED_OPEN.sum());
         for (Limiter l : limiters) {
             out.put("ratelimit." + l.limit().name() + ".keys", (long) l.keys());
             out.put("ratelimit." + l.limit().name() + ".overflowed", l.overflowed());

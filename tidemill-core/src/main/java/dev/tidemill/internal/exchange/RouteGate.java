@@ -181,9 +181,9 @@ public final class RouteGate {
                         : new Verdict(Problem.of(r.status(), r.title(), r.detail()), false, r.headers());
             }
             case Outcome.Pending p -> {
-                ex.admission = p.later().thenApply(o -> {
+                ex.admission = p.later().thenCompose(o -> {
                     Verdict v = settle(ex, o);
-                    return v != null ? v : RateLimits.admit(ex);
+                    return v != null ? java.util.concurrent.CompletableFuture.completedFuture(v) : RateLimits.decide(ex);
                 }).exceptionally(failed -> {
                     // a store the check needs did not answer (sessions in Redis, say): closed, not open
                     auth.outcomes().refused(503, "a store did not answer");
