@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  */
 public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     /** Largest capacity and replay size accepted. */
-    static final int MAX_CAPACITY = 1 << 20;
+    public static final int MAX_CAPACITY = 1 << 20;
     private static final Map<String, LocalTopic<?>> TOPICS = new ConcurrentHashMap<>();
     @SuppressWarnings("rawtypes")
     private static final LocalSubscription[] NONE = new LocalSubscription[0];
@@ -100,6 +100,25 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
     /** @return every open topic of the process, for the metrics scrape */
     public static java.util.Collection<LocalTopic<?>> open() {
         return java.util.List.copyOf(TOPICS.values());
+    }
+
+    /**
+     * The ranges every backend's builder takes (in process and on Redis alike).
+     *
+     * @param what {@code capacity} or {@code replay size}
+     * @param n the number
+     * @return n
+     * @throws IllegalArgumentException unless 1 to {@value #MAX_CAPACITY}
+     */
+    public static int checkSize(String what, int n) {
+        if (n < 1 || n > MAX_CAPACITY) throw new IllegalArgumentException(what + " " + n + " is outside 1 to " + MAX_CAPACITY);
+        return n;
+    }
+
+    /** @return the age @throws IllegalArgumentException unless positive */
+    public static java.time.Duration checkAge(java.time.Duration age) {
+        if (age == null || age.isNegative() || age.isZero()) throw new IllegalArgumentException("replay age must be positive");
+        return age;
     }
 
     /** Registers a topic under its name. @throws IllegalStateException if an open topic has it */

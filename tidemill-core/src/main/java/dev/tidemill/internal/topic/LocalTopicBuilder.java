@@ -19,10 +19,7 @@ final class LocalTopicBuilder<T> implements Topic.Builder<T> {
 
     @Override
     public Topic.Builder<T> capacity(int messages) {
-        if (messages < 1 || messages > LocalTopic.MAX_CAPACITY) {
-            throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + LocalTopic.MAX_CAPACITY);
-        }
-        this.capacity = messages;
+        this.capacity = LocalTopic.checkSize("capacity", messages);
         return this;
     }
 
@@ -34,12 +31,8 @@ final class LocalTopicBuilder<T> implements Topic.Builder<T> {
 
     @Override
     public Topic.Builder<T> replay(int messages, Duration maxAge) {
-        if (messages < 1 || messages > LocalTopic.MAX_CAPACITY) {
-            throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + LocalTopic.MAX_CAPACITY);
-        }
-        if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
-        this.replayMessages = messages;
-        this.replayAge = maxAge;
+        this.replayMessages = LocalTopic.checkSize("replay size", messages);
+        this.replayAge = LocalTopic.checkAge(maxAge);
         return this;
     }
 

@@ -3,6 +3,7 @@ package dev.tidemill.internal.redis;
 import dev.tidemill.Topic;
 import dev.tidemill.Topic.Durability;
 import dev.tidemill.Topic.Overflow;
+import dev.tidemill.internal.topic.LocalTopic;
 import dev.tidemill.redis.RedisTopics;
 import java.time.Duration;
 import java.util.Objects;
@@ -25,8 +26,7 @@ final class RedisTopicBuilder<T> implements Topic.Builder<T> {
 
     @Override
     public Topic.Builder<T> capacity(int messages) {
-        if (messages < 1 || messages > 1 << 20) throw new IllegalArgumentException("capacity " + messages + " is outside 1 to " + (1 << 20));
-        this.capacity = messages;
+        this.capacity = LocalTopic.checkSize("capacity", messages);
         return this;
     }
 
@@ -39,10 +39,8 @@ final class RedisTopicBuilder<T> implements Topic.Builder<T> {
     /** In Redis: the stream keeps about {@code messages} entries (XADD MAXLEN ~), none older than {@code maxAge}. */
     @Override
     public Topic.Builder<T> replay(int messages, Duration maxAge) {
-        if (messages < 1 || messages > 1 << 20) throw new IllegalArgumentException("replay size " + messages + " is outside 1 to " + (1 << 20));
-        if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) throw new IllegalArgumentException("replay age must be positive");
-        this.maxLength = messages;
-        this.maxAge = maxAge;
+        this.maxLength = LocalTopic.checkSize("replay size", messages);
+        this.maxAge = LocalTopic.checkAge(maxAge);
         return this;
     }
 

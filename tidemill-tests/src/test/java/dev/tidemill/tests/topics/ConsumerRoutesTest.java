@@ -61,20 +61,25 @@ class ConsumerRoutesTest {
         CountDownLatch started = new CountDownLatch(1);
         List<String> finished = new CopyOnWriteArrayList<>();
         Tidemill app = Tidemill.create(TestClient.config().build());
+        CountDownLatch stopping = new CountDownLatch(1);
         app.consume(jobs, ConsumerGroup.builder("workers").build(), (m, delivery) -> {
             started.countDown();
-            Thread.sleep(300);
+            stopping.await(10, TimeUnit.SECONDS); // still working when the stop begins
             finished.add(m.value());
         }).mode(ExecutionMode.VIRTUAL);
         Server server = app.start();
         try {
             jobs.publish("job", "slow");
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.ofVirtual().start(() -> {
+                await().atMost(Duration.ofSeconds(10)).until(() -> server.diagnostics().get("server.draining") == 1L);
+                stopping.countDown(); // the worker finishes only once the stop is under way
+            });
             server.stop(Duration.ofSeconds(10));
             assertThat(finished).as("the stop waited for the worker").containsExactly("slow");
             jobs.publish("job", "after the stop");
-            Thread.sleep(200); // nothing may pick it up
-            assertThat(finished).containsExactly("slow");
+            await("nothing picks it up").during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+                    .until(() -> finished.equals(List.of("slow")));
         } finally {
             jobs.close();
         }
