@@ -1,5 +1,7 @@
 package dev.tidemill.redis;
 
+import dev.tidemill.Health;
+import dev.tidemill.ReadinessCheck;
 import dev.tidemill.Topic;
 import dev.tidemill.internal.redis.RedisStore;
 import java.time.Duration;
@@ -74,6 +76,24 @@ public final class RedisTopics implements Topic.Backend, AutoCloseable {
             }
             return store;
         }
+    }
+
+    /**
+     * For {@code app.readiness("redis", topics.readiness())}: {@code /readyz} fails while Redis does
+     * not answer a PING on the topics' command connection (a publish would fail with 503 then).
+     *
+     * @return the check
+     */
+    public ReadinessCheck readiness() {
+        return () -> {
+            try {
+                String pong = store().ping();
+                return "PONG".equals(pong) ? Health.ok("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " answers")
+                        : Health.unhealthy("Redis answered " + pong);
+            } catch (RuntimeException e) {
+                return Health.unhealthy("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " does not answer: " + e.getMessage());
+            }
+        };
     }
 
     /** Closes every topic of this backend and its connections. */

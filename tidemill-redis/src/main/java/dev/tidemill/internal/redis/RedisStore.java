@@ -66,6 +66,11 @@ public final class RedisStore implements AutoCloseable {
         }
     }
 
+    /** @return Redis's answer to PING on the command connection @throws io.lettuce.core.RedisException when it does not answer */
+    public String ping() {
+        return commands.sync().ping();
+    }
+
     /** @return a builder of a topic on this store */
     public <T> Topic.Builder<T> builder(String name) {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a topic needs a name");
