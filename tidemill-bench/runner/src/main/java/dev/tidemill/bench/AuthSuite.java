@@ -1,20 +1,12 @@
 package dev.tidemill.bench;
 
 import dev.tidemill.bench.common.AuthContract;
-import dev.tidemill.bench.common.Scenario;
-import dev.tidemill.bench.targets.TidemillAuthApp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Tidemill's cache holds). Then a key rotation under load on Tidemill: wrk sends a token of key A,
  * the provider publishes A and B, and half way through the window wrk switches to a token of key B,
  * which the server has never seen; non-2xx answers and key-set fetches are counted. Every start is
- * checked before it is timed ({@link #check}). {@link AuthReport} turns the rows into medians,
+ * checked before it is timed ({@link AuthChecks#check}). {@link AuthReport} turns the rows into medians,
  * ratios to the same target's anonymous route and the goals.
  */
 public final class AuthSuite {
@@ -114,14 +105,6 @@ public final class AuthSuite {
                          List<Map<String, Object>> targets, List<Row> rows, List<AuthReport.Summary> summary, List<AuthReport.Goal> goals,
                          Rotation rotation, List<String> notMeasured, List<String> failures, JsonNode jmh) {}
 
-    /** A target: how it is started given its port, I/O threads and the run's keys. */
-    record Spec(String name, String kind, String verifier, Launch launch) {}
-
-    @FunctionalInterface
-    interface Launch {
-        Target.Command at(int port, int ioThreads, URI jwksUri, Path jwksFile);
-    }
-
     private final AuthSettings settings;
     private final String command;
     private final PrintStream out;
@@ -152,7 +135,7 @@ public final class AuthSuite {
         if (!missing.isEmpty()) throw new IllegalStateException("auth: missing " + String.join(", ", missing) + " (Debian: wrk, util-linux)");
         String started = Instant.now().toString();
         CpuSets cpus = CpuSets.derive();
-        List<Spec> targets = select(all(settings.repoRoot(), notMeasured), settings.targets());
+        List<AuthTargets.Spec> targets = AuthTargets.select(AuthTargets.all(settings.repoRoot(), notMeasured), settings.targets());
         List<Check> preflight = Preflight.run(cpus, settings.connections());
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
@@ -183,10 +166,10 @@ public final class AuthSuite {
             String token = a.token("bench-user");
             out.printf(Locale.ROOT, "auth: cases %s; %d round(s), %d s warm-up + %d s per case; server CPUs %s, generator CPUs %s; targets %s%n",
                     String.join(", ", CASES), settings.rounds(), settings.warmupSeconds(), settings.durationSeconds(), cpus.serverList(),
-                    cpus.clientList(), String.join(", ", targets.stream().map(Spec::name).toList()));
+                    cpus.clientList(), String.join(", ", targets.stream().map(AuthTargets.Spec::name).toList()));
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (int i = 0; i < targets.size(); i++) {
-                    Spec t = targets.get((i + round - 1) % targets.size());
+                    AuthTargets.Spec t = targets.get((i + round - 1) % targets.size());
                     try {
                         start(t, round, cpus, keys, jwksFile, work.resolve("r" + round).resolve(t.name()), token, a, tokens, scripts);
                     } catch (RuntimeException e) {
@@ -221,11 +204,11 @@ public final class AuthSuite {
     }
 
     /** One start of a target: checks, then each case's warm-up and window. */
-    private void start(Spec spec, int round, CpuSets cpus, AuthKeys keys, Path jwksFile, Path dir, String token, AuthKeys.Key a,
+    private void start(AuthTargets.Spec spec, int round, CpuSets cpus, AuthKeys keys, Path jwksFile, Path dir, String token, AuthKeys.Key a,
                        Path tokens, Path scripts) {
         Preflight.serverBusyPercent(cpus, 300);
-        try (RunningTarget running = RunningTarget.start(target(spec, keys.uri(), jwksFile), cpus, dir)) {
-            List<String> problems = check(running.port(), token, a);
+        try (RunningTarget running = RunningTarget.start(AuthTargets.target(spec, keys.uri(), jwksFile), cpus, dir)) {
+            List<String> problems = AuthChecks.check(running.port(), token, a);
             Map<String, Object> rec = new LinkedHashMap<>();
             rec.put("target", spec.name());
             rec.put("round", round);
@@ -255,10 +238,10 @@ public final class AuthSuite {
     }
 
     /** The rotation: a fresh Tidemill with key A published, A and B published just before the window, B's token half way. */
-    private Rotation rotate(Spec spec, CpuSets cpus, AuthKeys.Key a, AuthKeys.Key b, Path rotation, Path scripts, Path dir) {
+    private Rotation rotate(AuthTargets.Spec spec, CpuSets cpus, AuthKeys.Key a, AuthKeys.Key b, Path rotation, Path scripts, Path dir) {
         try (AuthKeys keys = new AuthKeys(List.of(a));
-             RunningTarget running = RunningTarget.start(target(spec, keys.uri(), null), cpus, dir)) {
-            List<String> problems = check(running.port(), a.token("bench-user"), a);
+             RunningTarget running = RunningTarget.start(AuthTargets.target(spec, keys.uri(), null), cpus, dir)) {
+            List<String> problems = AuthChecks.check(running.port(), a.token("bench-user"), a);
             if (!problems.isEmpty()) throw new IllegalStateException("answered wrongly, not timed: " + String.join("; ", problems));
             String url = "http://127.0.0.1:" + running.port() + AuthContract.BEARER_PATH;
             List<String> base = List.of("taskset", "-c", cpus.clientList(), "wrk", "-t1", "-c" + settings.connections(), "--latency",
@@ -305,129 +288,10 @@ public final class AuthSuite {
         return c;
     }
 
-    /**
-     * What every target must answer before it is timed: the anonymous route, the bearer route with the
-     * token, and 401 without one and with a token whose signature is not the key's (same kid, another key).
-     *
-     * @return the problems, empty when it answers right
-     */
-    static List<String> check(int port, String token, AuthKeys.Key key) {
-        List<String> problems = new ArrayList<>();
-        String base = "http://127.0.0.1:" + port;
-        String forged = AuthKeys.Key.generate(key.jwk().getKeyID()).token("bench-user");
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            expect(client, base + AuthContract.ANONYMOUS_PATH, null, 200, problems);
-            // the first bearer request may find the keys not loaded yet (Tidemill: 503 with Retry-After): wait for them
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (status(client, base + AuthContract.BEARER_PATH, token) == 503 && System.nanoTime() < deadline) sleep(100);
-            expect(client, base + AuthContract.BEARER_PATH, token, 200, problems);
-            expect(client, base + AuthContract.BEARER_PATH, null, 401, problems);
-            expect(client, base + AuthContract.BEARER_PATH, forged, 401, problems);
-        }
-        return problems;
-    }
-
-    private static void expect(HttpClient client, String url, String token, int status, List<String> problems) {
-        HttpResponse<String> r = send(client, url, token);
-        String what = "GET " + url.substring(url.indexOf('/', 8)) + (token == null ? "" : " with a token");
-        if (r == null) {
-            problems.add(what + ": no answer");
-        } else if (r.statusCode() != status) {
-            problems.add(what + ": " + r.statusCode() + ", expected " + status);
-        } else if (status == 200 && !r.body().equals(Scenario.PLAINTEXT_BODY)) {
-            problems.add(what + ": body '" + r.body() + "', expected '" + Scenario.PLAINTEXT_BODY + "'");
-        }
-    }
-
-    private static int status(HttpClient client, String url, String token) {
-        HttpResponse<String> r = send(client, url, token);
-        return r == null ? -1 : r.statusCode();
-    }
-
-    private static HttpResponse<String> send(HttpClient client, String url, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET();
-        if (token != null) b.header("Authorization", "Bearer " + token);
-        try {
-            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
     /** @return a row with its derived rates */
     static Row row(int round, String target, String caseId, long requests, double seconds, double cpuSeconds, long errors, double busy) {
         return new Row(round, target, caseId, requests, seconds, seconds > 0 ? requests / seconds : Double.NaN,
                 requests > 0 ? cpuSeconds * 1e6 / requests : Double.NaN, errors, busy, busy >= HeavyLoadSuite.CLIENT_BOUND_PERCENT);
-    }
-
-    private static Target target(Spec spec, URI jwksUri, Path jwksFile) {
-        return new Target(spec.name(), spec.kind(), true, false, (port, threads, dir) -> spec.launch().at(port, threads, jwksUri, jwksFile));
-    }
-
-    /**
-     * @param repoRoot where the peer is looked for
-     * @param notFound collects what is not here and why
-     * @return Tidemill (IO mode: handlers on the event loop, as Vert.x runs its own) and, when built, Vert.x Web's JWT handler
-     */
-    static List<Spec> all(Path repoRoot, List<String> notFound) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<Spec> out = new ArrayList<>();
-        out.add(new Spec("tidemill", "tidemill", "Tidemill's bearer tokens (nimbus-jose-jwt, verified-token cache), TIDEMILL_MODE=io",
-                (port, threads, jwksUri, jwksFile) -> {
-                    Map<String, String> env = new LinkedHashMap<>();
-                    env.put("TIDEMILL_MODE", "io");
-                    env.put("TIDEMILL_PORT", Integer.toString(port));
-                    env.put("TIDEMILL_IO_THREADS", Integer.toString(threads));
-                    env.put("TIDEMILL_LOOPS", Integer.toString(threads));
-                    env.put("TIDEMILL_AUTH_ISSUER", AuthContract.ISSUER);
-                    env.put("TIDEMILL_AUTH_AUDIENCE", AuthContract.AUDIENCE);
-                    env.put("TIDEMILL_AUTH_JWKS_URI", jwksUri.toString());
-                    return new Target.Command(jvm(java, System.getProperty("java.class.path"), TidemillAuthApp.class.getName()), env);
-                }));
-        Path dir = repoRoot.resolve("tidemill-bench/peers/vertx-web");
-        if (!Files.isRegularFile(dir.resolve("target/classpath.txt"))) {
-            notFound.add("vertx-web: peer module vertx-web is not built (./tidemill bench auth builds it with -Ppeers)");
-        } else {
-            String cp = dir.resolve("target/classes") + ":" + read(dir.resolve("target/classpath.txt"));
-            out.add(new Spec("vertx-web", "peer", "Vert.x Web's JWTAuthHandler (vertx-auth-jwt), on its event loops",
-                    (port, threads, jwksUri, jwksFile) -> {
-                        List<String> argv = jvm(java, cp, "dev.tidemill.bench.peers.vertxweb.AuthMain");
-                        argv.addAll(List.of(Integer.toString(port), Integer.toString(threads), jwksFile.toString()));
-                        return new Target.Command(argv, Map.of());
-                    }));
-        }
-        notFound.add("EdDSA: Tidemill's bearer tokens allow RS, PS and ES algorithms only (nimbus verifies Ed25519 only with "
-                + "Google Tink, an optional dependency the registry here does not list)");
-        notFound.add("helidon: Helidon SE's security (JWT provider) is not measured: the registry here serves Helidon's security "
-                + "modules at 4.2.0 only, not at 4.5.0, the Helidon peer's version");
-        return out;
-    }
-
-    private static List<Spec> select(List<Spec> all, List<String> names) {
-        if (names.isEmpty()) return all;
-        return names.stream().map(n -> all.stream().filter(t -> t.name().equals(n)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown target " + n + "; found: " + String.join(", ", all.stream().map(Spec::name).toList()))))
-                .toList();
-    }
-
-    private static List<String> jvm(String java, String cp, String main) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(TargetCatalog.JVM_FLAGS);
-        cmd.addAll(List.of("-cp", cp, main));
-        return cmd;
     }
 
     private List<String> jmhCommand(CpuSets cpus) {
@@ -491,15 +355,7 @@ public final class AuthSuite {
         }
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private Map<String, Object> configuration(CpuSets cpus, List<Spec> targets) {
+    private Map<String, Object> configuration(CpuSets cpus, List<AuthTargets.Spec> targets) {
         Map<String, Object> conf = new LinkedHashMap<>();
         conf.put("serverCpus", cpus.serverList());
         conf.put("loadGeneratorCpus", cpus.clientList());

@@ -25,10 +25,10 @@ class AuthSuiteTest {
                     "TIDEMILL_AUTH_ISSUER", AuthContract.ISSUER, "TIDEMILL_AUTH_AUDIENCE", AuthContract.AUDIENCE,
                     "TIDEMILL_AUTH_JWKS_URI", keys.uri().toString()))).start();
             try {
-                assertThat(AuthSuite.check(server.port(), key.token("someone"), key)).isEmpty();
+                assertThat(AuthChecks.check(server.port(), key.token("someone"), key)).isEmpty();
                 assertThat(keys.fetches()).isEqualTo(1);
                 // a token of a key the endpoint does not publish, whatever its claims, is refused
-                assertThat(AuthSuite.check(server.port(), AuthKeys.Key.generate("bench-b").token("someone"), key))
+                assertThat(AuthChecks.check(server.port(), AuthKeys.Key.generate("bench-b").token("someone"), key))
                         .containsExactly("GET /auth/bearer with a token: 401, expected 200");
             } finally {
                 server.close();
@@ -44,7 +44,7 @@ class AuthSuiteTest {
         open.get(AuthContract.BEARER_PATH, req -> Scenario.PLAINTEXT_BODY);
         Server server = open.start();
         try {
-            assertThat(AuthSuite.check(server.port(), key.token("someone"), key)).containsExactly(
+            assertThat(AuthChecks.check(server.port(), key.token("someone"), key)).containsExactly(
                     "GET /auth/bearer: 200, expected 401", "GET /auth/bearer with a token: 200, expected 401");
         } finally {
             server.close();

@@ -227,7 +227,7 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(worker, "worker");
-        if (relay) throw new UnsupportedOperationException("topic " + name + " relays messages stored elsewhere: consume through its backend");
+        if (relay) throw new IllegalStateException("topic " + name + " relays messages stored elsewhere: consume through its backend");
         for (String p : group.patterns()) Subjects.checkPattern(p);
         LocalGroup<T> g;
         Topic.Consumption c;
