@@ -2,10 +2,7 @@ package dev.tidemill.bench;
 
 import dev.tidemill.bench.common.AuthContract;
 import dev.tidemill.bench.targets.TidemillAuthApp;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,16 +44,16 @@ final class AuthTargets {
                     env.put("TIDEMILL_AUTH_ISSUER", AuthContract.ISSUER);
                     env.put("TIDEMILL_AUTH_AUDIENCE", AuthContract.AUDIENCE);
                     env.put("TIDEMILL_AUTH_JWKS_URI", jwksUri.toString());
-                    return new Target.Command(jvm(java, System.getProperty("java.class.path"), TidemillAuthApp.class.getName()), env);
+                    return new Target.Command(TlsTargets.jvm(java, System.getProperty("java.class.path"), TidemillAuthApp.class.getName()), env);
                 }));
         Path dir = repoRoot.resolve("tidemill-bench/peers/vertx-web");
         if (!Files.isRegularFile(dir.resolve("target/classpath.txt"))) {
             notFound.add("vertx-web: peer module vertx-web is not built (./tidemill bench auth builds it with -Ppeers)");
         } else {
-            String cp = dir.resolve("target/classes") + ":" + read(dir.resolve("target/classpath.txt"));
+            String cp = TlsTargets.peerClassPath(dir);
             out.add(new Spec("vertx-web", "peer", "Vert.x Web's JWTAuthHandler (vertx-auth-jwt), on its event loops",
                     (port, threads, jwksUri, jwksFile) -> {
-                        List<String> argv = jvm(java, cp, "dev.tidemill.bench.peers.vertxweb.AuthMain");
+                        List<String> argv = TlsTargets.jvm(java, cp, "dev.tidemill.bench.peers.vertxweb.AuthMain");
                         argv.addAll(List.of(Integer.toString(port), Integer.toString(threads), jwksFile.toString()));
                         return new Target.Command(argv, Map.of());
                     }));
@@ -73,21 +70,5 @@ final class AuthTargets {
         return names.stream().map(n -> all.stream().filter(t -> t.name().equals(n)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("unknown target " + n + "; found: " + String.join(", ", all.stream().map(Spec::name).toList()))))
                 .toList();
-    }
-
-    private static List<String> jvm(String java, String cp, String main) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(TargetCatalog.JVM_FLAGS);
-        cmd.addAll(List.of("-cp", cp, main));
-        return cmd;
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -119,7 +119,7 @@ final class TlsTargets {
             notFound.add(name + ": peer module " + module + " is not built (./tidemill bench builds it with -Ppeers)");
             return;
         }
-        String cp = dir.resolve("target/classes") + ":" + read(dir.resolve("target/classpath.txt"));
+        String cp = peerClassPath(dir);
         String main = "dev.tidemill.bench.peers." + module.replace("-", "") + ".TlsMain";
         out.add(new Spec(name, "peer", true, false, stack, (ports, threads, work, certs) -> {
             List<String> argv = jvm(java, cp, main);
@@ -144,7 +144,8 @@ final class TlsTargets {
         return out;
     }
 
-    private static List<String> jvm(String java, String cp, String main) {
+    /** @return {@code java}, the common JVM flags, {@code -cp cp main}: how every JVM target starts */
+    static List<String> jvm(String java, String cp, String main) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(TargetCatalog.JVM_FLAGS);
@@ -156,6 +157,11 @@ final class TlsTargets {
     private static String opensslVersion(Path nginx) {
         return Host.output(nginx.toString(), "-V").flatMap(s -> s.lines().filter(l -> l.startsWith("built with OpenSSL ")).findFirst())
                 .map(l -> l.substring("built with ".length())).orElse("OpenSSL (version unknown)");
+    }
+
+    /** @return a built peer module's class path: its classes, then the runtime class path Maven wrote */
+    static String peerClassPath(Path moduleDir) {
+        return moduleDir.resolve("target/classes") + ":" + read(moduleDir.resolve("target/classpath.txt"));
     }
 
     private static String read(Path p) {
