@@ -148,6 +148,40 @@ public final class ConsumerGroup {
         }
     }
 
+    /**
+     * @param consumer this consumer's name in the group (letters, digits, {@code . _ -}, 1 to 64)
+     * @return these settings for a consumer of that name
+     */
+    public ConsumerGroup withConsumer(String consumer) {
+        Builder b = new Builder(name).consumer(consumer).claimAfter(claimAfter).maxDeliveries(maxDeliveries).maxInFlight(maxInFlight);
+        b.patterns = patterns;
+        return b.build();
+    }
+
+    /**
+     * The consumer name a server gives a group that names none ({@link Tidemill#consume}): the
+     * environment variable {@code TIDEMILL_NODE_ID} when set, else this host's name and the port,
+     * {@code <host>-<port>} (characters other than letters, digits, {@code . _ -} become {@code -}).
+     * Stable across restarts on the same host and port, so a node started again takes up the
+     * messages it had left unfinished before the others claim them.
+     *
+     * @param port the server's port
+     * @return the name
+     */
+    public static String defaultConsumer(int port) {
+        String id = System.getenv("TIDEMILL_NODE_ID");
+        if (id != null && !id.isBlank()) return checkName(id.strip(), "node");
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "node";
+        }
+        String suffix = "-" + port;
+        String clean = host.replaceAll("[^A-Za-z0-9._-]", "-");
+        return clean.substring(0, Math.min(clean.length(), 64 - suffix.length())) + suffix;
+    }
+
     private static String checkName(String name, String what) {
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
             throw new IllegalArgumentException("a " + what + " name is 1 to 64 letters, digits, '.', '_' or '-'");

@@ -108,6 +108,15 @@ public final class Sessions {
         return loginPath;
     }
 
+    /** @return a builder holding these settings, to change some of them (the store, on a cluster) */
+    public Builder toBuilder() {
+        Builder b = new Builder().cookieName(cookieName).idleTimeout(idleTimeout).absoluteTimeout(absoluteTimeout)
+                .loginPath(loginPath).store(store);
+        keys.forEach(b::key);
+        b.trustedOrigins = trustedOrigins;
+        return b;
+    }
+
     /**
      * @param commaSeparated base64url keys, each at least {@value #MIN_KEY_BYTES} bytes ({@code TIDEMILL_SESSION_KEYS})
      * @return them decoded

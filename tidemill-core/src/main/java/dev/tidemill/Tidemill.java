@@ -218,7 +218,12 @@ public final class Tidemill implements Routes {
         dev.tidemill.internal.auth.OidcFlow login;
         synchronized (this) {
             if (started) throw new IllegalStateException("this app was already started");
-            ops = Operational.create(config, new LinkedHashMap<>(readiness));
+            Map<String, ReadinessCheck> checks = new LinkedHashMap<>(readiness);
+            // Topics shared through an outside store (Redis) make the app unready while it is gone; nothing is checked in process.
+            if (!checks.containsKey("topics") && config.operations().health()) {
+                TopicBackends.backend().readiness().ifPresent(check -> checks.put("topics", check));
+            }
+            ops = Operational.create(config, checks);
             operationalRoutes(ops);
             login = loginRoutes();
             started = true;

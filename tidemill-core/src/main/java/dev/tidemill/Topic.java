@@ -219,8 +219,11 @@ public interface Topic<T> {
      * @param deadLettered messages this consumer moved to the dead letters
      * @param claimed messages this consumer took over from consumers that had left them unfinished
      * @param inFlight messages in its worker now
+     * @param pending messages of the whole group handed out or waiting and not yet done (in process:
+     *     queued, in workers, or waiting to be delivered again; on Redis: the group's XPENDING count
+     *     as of this consumer's last claim check, about every {@code claimAfter / 2})
      */
-    record ConsumptionStats(long done, long failed, long deadLettered, long claimed, int inFlight) { }
+    record ConsumptionStats(long done, long failed, long deadLettered, long claimed, int inFlight, long pending) { }
 
     /**
      * A subscription read by pulling ({@link Subscription#next()}), typically on a virtual thread.
@@ -304,6 +307,17 @@ public interface Topic<T> {
          */
         default boolean enabled() {
             return true;
+        }
+
+        /**
+         * What {@code /readyz} checks for this backend: every app whose topics are on it gets the
+         * check as {@code topics} unless it registers a check of that name itself. In process there
+         * is nothing to check (empty, the default); on Redis the check fails while Redis does not answer.
+         *
+         * @return the check, if there is one
+         */
+        default Optional<ReadinessCheck> readiness() {
+            return Optional.empty();
         }
     }
 

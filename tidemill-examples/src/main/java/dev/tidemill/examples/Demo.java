@@ -3,7 +3,6 @@ package dev.tidemill.examples;
 import dev.tidemill.Auth;
 import dev.tidemill.Config;
 import dev.tidemill.Cors;
-import dev.tidemill.MessageId;
 import dev.tidemill.RateLimit;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.OpenApi;
@@ -132,8 +131,8 @@ public final class Demo {
         Topic<String> rooms = roomsTopic();
         app.post("/rooms/{room}/messages", req -> {
             ChatMessage m = req.body(ChatMessage.class);
-            MessageId id = rooms.publish(roomSubject(req.param(ROOM)), m.text());
-            return Response.status(202).json(Map.of("id", id));
+            // completes once the message is stored (on Redis: once XADD is answered); 503 while Redis is away
+            return rooms.publishAsync(roomSubject(req.param(ROOM)), m.text()).thenApply(id -> Response.status(202).json(Map.of("id", id)));
         }).params(ROOM).body(ChatMessage.class).summary("Post a message to a room").tags("rooms");
         app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))
                 .params(ROOM);
@@ -151,8 +150,10 @@ public final class Demo {
                 .allowHeaders("Content-Type").maxAge(Duration.ofMinutes(10)).build());
         api.get("/hello", req -> new Message("Hello, " + req.header("Origin").orElse("same origin") + "!"))
                 .returns(Message.class).summary("Greets a cross-origin caller").tags("cors");
-        app.get("/limited", req -> "within the limit").rateLimit(LIMITED).returns(String.class).summary("5 per second per client");
+        Optional<DemoCluster> cluster = DemoCluster.get(); // TIDEMILL_REDIS_URL: shared with the other nodes
+        app.get("/limited", req -> "within the limit").rateLimit(cluster.map(c -> c.shared(LIMITED)).orElse(LIMITED)).returns(String.class).summary("5 per second per client");
         DemoIdentity.register(app); // GET /me (any caller), GET /admin (scope admin)
+        DemoJobs.register(app, cluster); // POST /jobs, GET /jobs/{id}, and a consumer of the jobs' group
         // /readyz runs this; a real app checks its database or broker here
         app.readiness("rooms", () -> dev.tidemill.Health.ok(rooms.stats().subscriptions() + " subscriptions"));
         return app;
@@ -181,7 +182,10 @@ public final class Demo {
 
         @Override
         public void onMessage(WebSocket ws, WebSocketMessage message) {
-            rooms.publish(subject, message.json(ChatMessage.class).text());
+            rooms.publishAsync(subject, message.json(ChatMessage.class).text()).exceptionally(e -> {
+                ws.sendJson(Map.of("error", "not posted: " + e.getMessage()));
+                return null;
+            });
         }
 
         @Override
@@ -271,6 +275,14 @@ public final class Demo {
         }
         DemoIdentity.Setup identity = DemoIdentity.setup(config);
         Auth auth = provider != null ? identity.auth().withLogin(provider.login()) : identity.auth();
+        try {
+            Optional<DemoCluster> cluster = DemoCluster.get();
+            if (cluster.isPresent()) auth = cluster.get().share(auth); // sessions in Redis, good on every node
+        } catch (RuntimeException e) {
+            System.err.println("tidemill: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         Tidemill app = create(config.toBuilder().auth(auth).build());
         LocalProvider shown = provider;
         app.run(args, server -> System.out.println(banner(app, server, identity)
@@ -323,6 +335,9 @@ public final class Demo {
         b.append("  head -c 300000000 /dev/zero | curl -T - ").append(base).append("/files/too-big.bin   # chunked: 413\n");
         b.append("  curl -F title=Holiday -F file=@big.bin ").append(base).append("/upload   # multipart; or open ")
                 .append(base).append("/upload in a browser\n");
+        b.append("Jobs on a consumer group (docs/cluster.md; with TIDEMILL_REDIS_URL, on every node):\n");
+        b.append("  curl -i -H 'Content-Type: application/json' -d '{\"id\":\"job-1\"}' ").append(base).append("/jobs   # 202; again: 200\n");
+        b.append("  curl -i ").append(base).append("/jobs/job-1   # pending, then done: the node and the deliveries\n");
         if (identity != null) {
             b.append("Who is calling (docs/auth.md): /me for any caller, /admin for scope admin:\n");
             b.append("  curl -i ").append(base).append("/me                                  # 401: no credentials\n");

@@ -8,7 +8,7 @@ import dev.tidemill.Requirement;
 import dev.tidemill.Session;
 import dev.tidemill.Response;
 import dev.tidemill.StaticAssets;
-import dev.tidemill.Subscription;
+import dev.tidemill.MessageId;
 import dev.tidemill.Tidemill;
 import dev.tidemill.Topic;
 import dev.tidemill.datastar.Action;
@@ -34,6 +34,11 @@ import java.util.List;
  * as such on the page. {@code POST /logout} ends the session. With {@link dev.tidemill.OidcLogin}
  * configured, the server's own {@code /login} signs in through the provider instead.
  *
+ * <p>The notes themselves travel on the topic {@value #TOPIC}, which keeps the last {@link #KEPT}: in
+ * process by default, on Redis with {@code TIDEMILL_REDIS_URL}, where every node reads them in the
+ * same order. Each node keeps the list (read back from the topic at start, then kept up to date by one
+ * subscription), renders it once per note and sends it to its open pages.
+ *
  * <p>Each update sends the whole list (at most {@link #KEPT} notes), not only the new note: an
  * update is then idempotent, so a page that subscribes while a note is being posted can neither
  * miss it nor show it twice, and Datastar's morphing keeps the DOM work to what changed.
@@ -57,8 +62,11 @@ final class LiveBoard {
     static final Datastar DS = Datastar.of(Dialect.PRE_1_0);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-    /** A note on the board. */
-    record Note(long number, String author, String text, LocalTime at) {}
+    /** A note on the board, as the topic carries it (JSON on Redis); {@code at} is the UTC time, HH:mm:ss. */
+    public record Note(String author, String text, String at) {}
+
+    /** A note with its message id, which names its list item. */
+    private record Shown(MessageId id, Note note) {}
 
     /** What a post sends: Datastar's signals, as JSON. */
     record Signals(String draft) {}
@@ -66,17 +74,64 @@ final class LiveBoard {
     /** The development sign-in form. */
     public record SignIn(String name, String next) {}
 
-    private final Topic<Html> updates;
-    private final ArrayDeque<Note> notes = new ArrayDeque<>();
-    private long posted;
+    private final Topic<Note> topic;
+    // Guarded by notes: the list, the pages, and the messages that arrived while the list was read back.
+    private final ArrayDeque<Shown> notes = new ArrayDeque<>();
+    private final List<java.util.function.Consumer<Html>> pages = new ArrayList<>();
+    private List<Topic.Message<Note>> early = new ArrayList<>();
+    private MessageId shown = MessageId.ZERO;
     private final StaticAssets assets;
     /** Whether sign-in is the development one (no provider configured): the page says so. */
     private final boolean devSignIn;
 
-    private LiveBoard(Topic<Html> updates, StaticAssets assets, boolean devSignIn) {
+    private LiveBoard(Topic<Note> topic, StaticAssets assets, boolean devSignIn) {
         this.devSignIn = devSignIn;
-        this.updates = updates;
+        this.topic = topic;
         this.assets = assets;
+    }
+
+    /**
+     * Subscribes, then reads back what the topic keeps, then applies what arrived meanwhile: no note
+     * is missed and none shown twice (ids only grow). A topic that cannot be read back (Redis away at
+     * start) leaves the list to fill from new notes.
+     */
+    private void start() {
+        topic.subscribe(Runnable::run, this::arrived, "notes"); // delivered on the topic's thread: rendering is quick
+        List<Topic.Message<Note>> kept;
+        try {
+            kept = topic.replay(MessageId.ZERO).messages();
+        } catch (RuntimeException unavailable) {
+            kept = List.of();
+        }
+        synchronized (notes) {
+            kept.forEach(this::apply);
+            List<Topic.Message<Note>> meanwhile = early;
+            early = null;
+            meanwhile.forEach(this::apply);
+            Html list = notes();
+            pages.forEach(p -> p.accept(list));
+        }
+    }
+
+    private void arrived(Topic.Message<Note> m) {
+        synchronized (notes) {
+            if (early != null) {
+                early.add(m);
+                return;
+            }
+            if (!apply(m)) return;
+            Html list = notes();
+            pages.forEach(p -> p.accept(list)); // each only queues the event: nothing here waits on a client
+        }
+    }
+
+    /** @return whether the note was new; called holding {@code notes} */
+    private boolean apply(Topic.Message<Note> m) {
+        if (m.id().compareTo(shown) <= 0) return false;
+        shown = m.id();
+        notes.addFirst(new Shown(m.id(), m.value()));
+        if (notes.size() > KEPT) notes.removeLast();
+        return true;
     }
 
     /**
@@ -87,6 +142,7 @@ final class LiveBoard {
      */
     static void register(Tidemill app, StaticAssets assets) {
         LiveBoard board = new LiveBoard(topic(), assets, app.config().auth().login().isEmpty());
+        board.start();
         app.get("/board", board::page);
         app.get("/board/events", req -> board.events()).mode(ExecutionMode.IO);
         app.post("/board/notes", board::post).requires(Requirement.authenticated());
@@ -100,9 +156,10 @@ final class LiveBoard {
     }
 
     @SuppressWarnings("unchecked")
-    private static Topic<Html> topic() {
+    private static Topic<Note> topic() {
         synchronized (LiveBoard.class) {
-            return (Topic<Html>) Topic.find(TOPIC).orElseGet(() -> Topic.<Html>builder(TOPIC).build());
+            return (Topic<Note>) Topic.find(TOPIC).orElseGet(() -> Topic.<Note>builder(TOPIC).type(Note.class)
+                    .replay(KEPT, java.time.Duration.ofDays(7)).build());
         }
     }
 
@@ -166,29 +223,32 @@ final class LiveBoard {
 
     Response events() {
         return Response.sse(stream -> {
-            Subscription<Html> s = updates.subscribe(Runnable::run, m -> stream.send(DS.patchElements(m.value()).sse()), "notes");
-            stream.onClose(s::close);
-            stream.send(DS.patchElements(notes()).sse()); // after subscribing: an update racing this one is sent after it, never lost
+            java.util.function.Consumer<Html> page = list -> stream.send(DS.patchElements(list).sse());
+            synchronized (notes) { // the list now, then every later one, in order: none lost, none out of order
+                pages.add(page);
+                page.accept(notes());
+            }
+            stream.onClose(() -> {
+                synchronized (notes) {
+                    pages.remove(page);
+                }
+            });
         });
     }
 
-    Response post(Request req) {
+    java.util.concurrent.CompletionStage<Response> post(Request req) {
         Signals s = Datastar.readSignals(req, Signals.class);
         String draft = s.draft() == null ? "" : s.draft().strip();
         String author = req.principal().orElseThrow().subject();
         if (draft.isEmpty() || draft.length() > MAX_NOTE_CHARS || author.length() > MAX_AUTHOR_CHARS) {
-            return Datastar.response(DS.patchElements(error("A note is 1-" + MAX_NOTE_CHARS + " characters, a name at most "
-                    + MAX_AUTHOR_CHARS + ".")));
+            return java.util.concurrent.CompletableFuture.completedFuture(Datastar.response(DS.patchElements(error("A note is 1-"
+                    + MAX_NOTE_CHARS + " characters, a name at most " + MAX_AUTHOR_CHARS + "."))));
         }
-        Html list;
-        synchronized (notes) {
-            notes.addFirst(new Note(++posted, author, draft, LocalTime.now(ZoneOffset.UTC)));
-            if (notes.size() > KEPT) notes.removeLast();
-            list = notes();
-        }
-        updates.publish("notes", list);
-        DatastarEvent clear = DS.patchSignals("{\"draft\":\"\"}");
-        return Datastar.response(clear, DS.patchElements(error("")));
+        // stored (on Redis: XADD answered) before the answer; every node's pages get the list from the topic
+        return topic.publishAsync("notes", new Note(author, draft, TIME.format(LocalTime.now(ZoneOffset.UTC)))).thenApply(id -> {
+            DatastarEvent clear = DS.patchSignals("{\"draft\":\"\"}");
+            return Datastar.response(clear, DS.patchElements(error("")));
+        });
     }
 
     /** @return the error line; patched by its id (Datastar morphs it), empty when there is none */
@@ -203,9 +263,10 @@ final class LiveBoard {
     Html notes() {
         List<Html> items = new ArrayList<>();
         synchronized (notes) {
-            for (Note n : notes) {
-                items.add(li(id("note-" + n.number()), span(cls("author"), n.author()), " ", span(cls("text"), n.text()), " ",
-                        span(cls("at"), TIME.format(n.at()))));
+            for (Shown s : notes) {
+                Note n = s.note();
+                items.add(li(id("note-" + s.id()), span(cls("author"), n.author()), " ", span(cls("text"), n.text()), " ",
+                        span(cls("at"), n.at())));
             }
         }
         return ul(id("notes"), items.isEmpty() ? li(cls("empty"), "No notes yet.") : items);

@@ -79,21 +79,26 @@ public final class RedisTopics implements Topic.Backend, AutoCloseable {
     }
 
     /**
-     * For {@code app.readiness("redis", topics.readiness())}: {@code /readyz} fails while Redis does
-     * not answer a PING on the topics' command connection (a publish would fail with 503 then).
+     * {@code /readyz}'s {@code topics} check of every app while this is the backend in use (also for
+     * {@code app.readiness("redis", topics.readiness().orElseThrow())} with a backend from
+     * {@link #connect}): it fails while Redis does not answer a PING on the topics' command connection
+     * (a publish would fail with 503 then).
      *
      * @return the check
      */
-    public ReadinessCheck readiness() {
-        return () -> {
-            try {
-                String pong = store().ping();
-                return "PONG".equals(pong) ? Health.ok("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " answers")
-                        : Health.unhealthy("Redis answered " + pong);
-            } catch (RuntimeException e) {
-                return Health.unhealthy("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " does not answer: " + e.getMessage());
-            }
-        };
+    @Override
+    public Optional<ReadinessCheck> readiness() {
+        return Optional.of(this::ping);
+    }
+
+    private Health ping() {
+        try {
+            String pong = store().ping();
+            return "PONG".equals(pong) ? Health.ok("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " answers")
+                    : Health.unhealthy("Redis answered " + pong);
+        } catch (RuntimeException e) {
+            return Health.unhealthy("Redis at " + url.get().map(RedisUrl::toString).orElse("?") + " does not answer: " + e.getMessage());
+        }
     }
 
     /** Closes every topic of this backend and its connections. */

@@ -37,9 +37,9 @@ class RedisOutageTest {
                     out.publish("x", "m" + i);
                     acknowledged.add("m" + i);
                 }
-                assertThat(publisherNode.readiness().check().healthy()).isTrue();
+                assertThat(publisherNode.readiness().orElseThrow().check().healthy()).isTrue();
                 redis.kill();
-                assertThat(publisherNode.readiness().check().healthy()).as("/readyz would say so").isFalse();
+                assertThat(publisherNode.readiness().orElseThrow().check().healthy()).as("/readyz would say so").isFalse();
                 assertThat(out.publishAsync("x", "while down").toCompletableFuture()).as("fails fast, typed")
                         .failsWithin(Duration.ofSeconds(10)).withThrowableThat().havingCause().isInstanceOf(TopicUnavailableException.class);
                 redis.start();

@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
  * directory of its own, with the append-only file on and fsynced on every write, as
  * {@code ./tidemill cluster} runs it; {@link #kill()} is {@code kill -9}, {@link #start()} starts it
  * again on the same port and directory, so what it had acknowledged is there again. A missing
- * redis-server fails the test naming the package: never a skip.
+ * redis-server fails the test naming the package: never a skip. Shared with other modules' tests
+ * through this module's test jar.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final List<String> settings;
@@ -36,14 +37,14 @@ final class RedisServer implements AutoCloseable {
      * @param settings more command-line settings, after the defaults, so they win ({@code --appendfsync everysec})
      * @return a started server
      */
-    static RedisServer start(Path dir, String... settings) {
+    public static RedisServer start(Path dir, String... settings) {
         RedisServer s = new RedisServer(dir, freePort(), List.of(settings));
         s.start();
         return s;
     }
 
     /** Starts (again) on this port and directory, and waits until it answers. */
-    void start() {
+    public void start() {
         List<String> cmd = new ArrayList<>(List.of(program(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
                 "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", dir.resolve("redis.log").toString()));
@@ -71,7 +72,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** {@code kill -9}: no shutdown, no final write. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             process.waitFor(10, TimeUnit.SECONDS);
@@ -81,11 +82,12 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** @return {@code redis://127.0.0.1:<port>} */
-    RedisUrl url() {
+    public RedisUrl url() {
         return RedisUrl.parse("redis://127.0.0.1:" + port);
     }
 
-    int port() {
+    /** @return its port on 127.0.0.1 */
+    public int port() {
         return port;
     }
 

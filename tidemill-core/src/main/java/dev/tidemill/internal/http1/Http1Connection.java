@@ -187,7 +187,8 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
                 return;
             }
             if (msg instanceof HttpRequest req) onHead(req);
-            if (msg instanceof HttpContent content && !phase.closed()) phase.content(content);
+            // a head and its whole body in one message, waiting for admission: the body goes on with it (awaitAdmission)
+            if (msg instanceof HttpContent content && !phase.closed() && !admitting) phase.content(content);
         } finally {
             ReferenceCountUtil.release(msg);
         }
@@ -229,11 +230,18 @@ final class Http1Connection extends ChannelInboundHandlerAdapter implements Repl
     private void awaitAdmission(Exchange ex, HttpRequest req, HeadFraming framing) {
         admitting = true;
         ctx.channel().config().setAutoRead(false);
+        // A small request comes as one message, head and body: the body is kept until the verdict (handle releases the message).
+        HttpContent body = req instanceof HttpContent c ? c.retain() : null;
         gate.admission(ex).whenComplete((verdict, failure) -> ctx.executor().execute(() -> {
             admitting = false;
-            if (!phase.closed()) {
-                proceed(ex, req, framing, failure == null ? verdict
-                        : new Verdict(dev.tidemill.Problem.of(500, "Internal Server Error", "authenticating the caller failed"), true));
+            try {
+                if (!phase.closed()) {
+                    proceed(ex, req, framing, failure == null ? verdict
+                            : new Verdict(dev.tidemill.Problem.of(500, "Internal Server Error", "authenticating the caller failed"), true));
+                    if (body != null && !phase.closed()) phase.content(body);
+                }
+            } finally {
+                if (body != null) body.release();
             }
             readBacklog();
         }));

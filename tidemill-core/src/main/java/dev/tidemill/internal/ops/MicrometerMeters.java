@@ -3,6 +3,7 @@ package dev.tidemill.internal.ops;
 import dev.tidemill.internal.dispatch.WorkerLoop;
 import dev.tidemill.internal.exchange.ExchangeContext;
 import dev.tidemill.internal.topic.LocalTopic;
+import dev.tidemill.internal.topic.TopicReadings;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -200,6 +201,17 @@ final class MicrometerMeters implements Meters {
                     .description("subscriptions open now").register(registry);
             Gauge.builder("tidemill.topic.pending", t, x -> x.stats().pending()).tag("topic", name)
                     .description("messages queued in subscriptions, not yet delivered").register(registry);
+        }
+        for (TopicReadings.Reading r : TopicReadings.all()) {
+            Object source = r.source().get();
+            if (source == null || !topicsBound.add(r.name() + r.tags())) continue;
+            List<io.micrometer.core.instrument.Tag> tags = new java.util.ArrayList<>();
+            r.tags().forEach((k, v) -> tags.add(io.micrometer.core.instrument.Tag.of(k, v)));
+            if (r.kind() == TopicReadings.Kind.COUNTER) {
+                FunctionCounter.builder(r.name(), source, r.read()).tags(tags).description(r.description()).register(registry);
+            } else {
+                Gauge.builder(r.name(), source, r.read()).tags(tags).description(r.description()).register(registry);
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.tidemill.internal.server;
 
+import dev.tidemill.ConsumerGroup;
 import dev.tidemill.ConsumerRoute;
 import dev.tidemill.ExecutionMode;
 import dev.tidemill.Topic;
@@ -34,8 +35,9 @@ final class Consumers implements AutoCloseable {
      * @param defaultMode the app's mode
      * @param io the server's event loops
      * @param loops runs a task on a worker loop with a reserved slot, false when every loop is full
+     * @param port the server's port: a group that names no consumer gets {@link ConsumerGroup#defaultConsumer}
      */
-    Consumers(List<ConsumerRoute<?>> declared, ExecutionMode defaultMode, EventLoopGroup io, Predicate<Runnable> loops) {
+    Consumers(List<ConsumerRoute<?>> declared, ExecutionMode defaultMode, EventLoopGroup io, Predicate<Runnable> loops, int port) {
         for (ConsumerRoute<?> c : declared) {
             ExecutionMode mode = c.mode().orElse(defaultMode);
             Executor executor = switch (mode) {
@@ -43,14 +45,15 @@ final class Consumers implements AutoCloseable {
                 case LOOP -> loopExecutor(loops, io);
                 case VIRTUAL -> virtual;
             };
-            Topic.Consumption started = start(c, executor);
+            ConsumerGroup group = c.group().consumer().isPresent() ? c.group() : c.group().withConsumer(ConsumerGroup.defaultConsumer(port));
+            Topic.Consumption started = start(c, group, executor);
             running.add(started);
             report.add("consumer " + started.consumer() + " of group " + c.group().name() + " on topic " + c.topic().name() + ", mode " + mode);
         }
     }
 
-    private static <T> Topic.Consumption start(ConsumerRoute<T> c, Executor executor) {
-        return c.topic().consume(c.group(), executor, c.worker());
+    private static <T> Topic.Consumption start(ConsumerRoute<T> c, ConsumerGroup group, Executor executor) {
+        return c.topic().consume(group, executor, c.worker());
     }
 
     /** A worker loop per message, with a reserved slot; while every loop is full, retried a millisecond later. */

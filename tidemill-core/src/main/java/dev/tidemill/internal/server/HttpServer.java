@@ -152,7 +152,8 @@ public final class HttpServer implements Server {
             if (tls != null) report.addAll(tls.report());
             AbsentIntegrations.line(config).ifPresent(report::add);
             report.addAll(context.authReport());
-            Consumers consumers = new Consumers(app.consumers(), config.executionMode(), group, context::runOnWorkerLoop);
+            Consumers consumers = new Consumers(app.consumers(), config.executionMode(), group, context::runOnWorkerLoop,
+                    ((java.net.InetSocketAddress) channel.localAddress()).getPort());
             report.addAll(consumers.report());
             HttpServer server = new HttpServer(config, group, context, connections, protocols,
                     DateHeader.keepFresh(channel.eventLoop()), channel, choice.transport(),
@@ -264,18 +265,22 @@ public final class HttpServer implements Server {
         int abandoned = connections.size();
         if (abandoned > 0) LOG.info("closing {} connection(s) still open after the grace period", abandoned);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        int unfinished = consumers.await(deadline);
-        if (unfinished > 0) LOG.info("{} consumer message(s) still in a worker after the grace period; they stay with their groups", unfinished);
-        if (tls != null) tls.close();
-        context.close();
-        context.observer().stopped();
         try {
-            dateRefresh.close();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+            int unfinished = consumers.await(deadline);
+            if (unfinished > 0) LOG.info("{} consumer message(s) still in a worker after the grace period; they stay with their groups", unfinished);
+            if (tls != null) tls.close();
+            context.close();
+            context.observer().stopped();
+        } finally {
+            // whatever failed above, the event loops go: their threads are not daemons, and the process could not exit
+            try {
+                dateRefresh.close();
+            } catch (Exception e) {
+                LOG.warn("stopping the Date header's refresh failed", e);
+            }
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            terminated.complete(null);
         }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        terminated.complete(null);
     }
 
     @Override

@@ -45,6 +45,8 @@ final class LocalGroup<T> {
     private final ArrayDeque<DeadLetter<T>> dead = new ArrayDeque<>();
     private int turn;
     private final LongAdder dropped = new LongAdder();
+    /** Failed messages waiting out claimAfter before they are queued again. */
+    private final AtomicInteger retrying = new AtomicInteger();
 
     /** A message waiting for a consumer, with its deliveries so far. */
     private record Waiting<T>(Topic.Message<T> message, int deliveries) { }
@@ -118,7 +120,20 @@ final class LocalGroup<T> {
         } finally {
             lock.unlock();
         }
+        TopicReadings.consumer(topic, settings.name(), m);
         return m;
+    }
+
+    /** @return messages waiting, in workers, or waiting to be delivered again */
+    long pending() {
+        lock.lock();
+        try {
+            long n = ready.size() + retrying.get();
+            for (Member m : members) n += m.inFlight.get();
+            return n;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** @return the dead letters kept, oldest first */
@@ -146,7 +161,9 @@ final class LocalGroup<T> {
                     settings.name(), w.message().id(), delivery, reason);
             return;
         }
+        retrying.incrementAndGet();
         RETRIES.schedule(() -> {
+            retrying.decrementAndGet();
             add(new Waiting<>(w.message(), delivery));
             pump();
         }, settings.claimAfter().toNanos(), TimeUnit.NANOSECONDS);
@@ -202,7 +219,7 @@ final class LocalGroup<T> {
 
         @Override
         public Topic.ConsumptionStats stats() {
-            return new Topic.ConsumptionStats(done.sum(), failures.sum(), deadLettered.sum(), 0, inFlight.get());
+            return new Topic.ConsumptionStats(done.sum(), failures.sum(), deadLettered.sum(), 0, inFlight.get(), pending());
         }
 
         @Override

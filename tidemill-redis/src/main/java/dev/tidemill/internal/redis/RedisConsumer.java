@@ -3,6 +3,7 @@ package dev.tidemill.internal.redis;
 import dev.tidemill.ConsumerGroup;
 import dev.tidemill.MessageId;
 import dev.tidemill.Topic;
+import dev.tidemill.internal.topic.TopicReadings;
 import dev.tidemill.internal.topic.LocalTopic;
 import dev.tidemill.redis.RedisTopics;
 import io.lettuce.core.models.stream.ClaimedMessages;
@@ -69,6 +70,8 @@ final class RedisConsumer<T> implements Topic.Consumption {
     private final Thread loop;
     private volatile boolean open = true;
     private volatile MessageId lastAcked = MessageId.ZERO;
+    /** The group's XPENDING count at this consumer's last claim check. */
+    private volatile long pending;
 
     RedisConsumer(RedisStore store, String topic, String key, ConsumerGroup group, String name, Executor executor, Topic.Worker<T> worker,
                   Payload<T> payload) {
@@ -86,6 +89,7 @@ final class RedisConsumer<T> implements Topic.Consumption {
         makeGroup("$"); // at first use, the group starts with the messages published from now on
         this.connection = store.readerConnection();
         this.loop = Thread.ofVirtual().name("tidemill-redis-" + topic + "-" + group.name()).start(this::run);
+        TopicReadings.consumer(topic, group.name(), this);
     }
 
     /** XGROUP CREATE ... MKSTREAM; a group that exists already is left as it is. */
@@ -122,6 +126,7 @@ final class RedisConsumer<T> implements Topic.Consumption {
                     ClaimedMessages<String, String> got = connection.sync().xautoclaim(key,
                             XAutoClaimArgs.Builder.xautoclaim(me, group.claimAfter(), "0-0").count(room));
                     for (StreamMessage<String, String> m : got.getMessages()) handle(m, deliveries(m.getId()), true);
+                    pending = connection.sync().xpending(key, group.name()).getCount();
                     nextClaim = System.nanoTime() + group.claimAfter().toNanos() / 2;
                 } else {
                     List<StreamMessage<String, String>> fresh = connection.sync().xreadgroup(me,
@@ -252,7 +257,7 @@ final class RedisConsumer<T> implements Topic.Consumption {
 
     @Override
     public Topic.ConsumptionStats stats() {
-        return new Topic.ConsumptionStats(done.sum(), failed.sum(), deadLettered.sum(), claimed.sum(), inFlight.get());
+        return new Topic.ConsumptionStats(done.sum(), failed.sum(), deadLettered.sum(), claimed.sum(), inFlight.get(), pending);
     }
 
     @Override

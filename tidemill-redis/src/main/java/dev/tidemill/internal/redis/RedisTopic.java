@@ -7,6 +7,7 @@ import dev.tidemill.Topic;
 import dev.tidemill.TopicOverflowException;
 import dev.tidemill.TopicUnavailableException;
 import dev.tidemill.internal.topic.LocalTopic;
+import dev.tidemill.internal.topic.TopicReadings;
 import dev.tidemill.internal.topic.StreamSource;
 import dev.tidemill.redis.RedisTopics;
 import io.lettuce.core.Limit;
@@ -69,6 +70,9 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
     private final Thread readerThread;
     private final java.util.Queue<RedisConsumer<T>> consumers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean open = true;
+    /** How old (ms, by the entry id's time) the newest entry of the last read was when read; 0 after a read that found nothing new. */
+    private volatile long lagMillis;
+    private final java.util.concurrent.atomic.LongAdder reconnects = new java.util.concurrent.atomic.LongAdder();
 
     RedisTopic(RedisStore store, String name, int capacity, Overflow overflow, Payload<T> payload, int maxLength, Duration maxAge) {
         this.store = store;
@@ -92,6 +96,11 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
             throw taken;
         }
         readerThread.start();
+        java.util.Map<String, String> tags = java.util.Map.of("topic", name);
+        TopicReadings.add("tidemill.topic.lag", "seconds between an entry's time in its id and this node's reader reading it, at "
+                + "the last read (0: nothing new)", TopicReadings.Kind.GAUGE, tags, this, t -> t.lagMillis / 1000.0);
+        TopicReadings.add("tidemill.topic.reconnects", "times this node's reader of the topic read again after Redis stopped answering",
+                TopicReadings.Kind.COUNTER, tags, this, t -> t.reconnects.sum());
     }
 
     /** @return the id of the stream's last entry, or {@link MessageId#ZERO}: where the reader starts */
@@ -117,6 +126,7 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
                         XReadArgs.StreamOffset.from(key, after.toString()));
                 if (down) {
                     LOG.info("topic {}: Redis at {} answers again; reading after {}", name, store.display(), after);
+                    reconnects.increment();
                     down = false;
                     backoff = BACKOFF_MIN;
                 }
@@ -124,6 +134,7 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
                     after = MessageId.fromText(m.getId());
                     deliver(after, m.getBody());
                 }
+                lagMillis = got.isEmpty() ? 0 : Math.max(0, System.currentTimeMillis() - after.major());
                 if (System.nanoTime() - nextTrim >= 0) {
                     trimByAge();
                     nextTrim = System.nanoTime() + AGE_TRIM_INTERVAL.toNanos();

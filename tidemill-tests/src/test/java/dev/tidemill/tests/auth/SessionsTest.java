@@ -279,6 +279,46 @@ class SessionsTest {
         }
     }
 
+    /**
+     * A store that answers later, on a thread of its own (as Redis does): the request's body, which
+     * arrives while the session is being loaded, waits and reaches the handler whole, with the
+     * token in its header or in its form field.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.tidemill.tests.support.Setup#modesAndProtocols")
+    void aBodyWaitsWhileTheSessionLoadsFromAStoreThatAnswersLater(Setup setup) {
+        SessionStore memory = SessionStore.inMemory(100);
+        java.util.concurrent.Executor later = java.util.concurrent.CompletableFuture.delayedExecutor(20,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        SessionStore slow = new SessionStore() {
+            @Override
+            public java.util.concurrent.CompletionStage<java.util.Optional<Data>> load(String id) {
+                return memory.load(id).thenApplyAsync(d -> d, later);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<Void> save(String id, Data data, java.time.Duration ttl) {
+                return memory.save(id, data, ttl).thenApplyAsync(v -> v, later);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<Void> delete(String id) {
+                return memory.delete(id).thenApplyAsync(v -> v, later);
+            }
+        };
+        try (TestClient c = start(setup, s -> s.store(slow))) {
+            String cookie = login(c, "ada");
+            String token = c.send(TestRequest.get("/csrf").header("Cookie", cookie)).text();
+            String body = "x".repeat(20_000);
+            TestResponse posted = c.send(TestRequest.of("POST", "/form").header("Cookie", cookie).header("X-CSRF-Token", token)
+                    .body("text/plain", body));
+            assertThat(posted.status()).as("%s", posted).isEqualTo(200);
+            assertThat(posted.text()).isEqualTo("form " + body);
+            assertThat(c.send(TestRequest.of("POST", "/notes").header("Cookie", cookie)
+                    .body("application/x-www-form-urlencoded", "text=hi&_csrf=" + token)).text()).isEqualTo("posted by ada");
+        }
+    }
+
     @org.junit.jupiter.api.AfterAll
     static void closeMatrix() {
         if (matrixClient != null) matrixClient.close();
