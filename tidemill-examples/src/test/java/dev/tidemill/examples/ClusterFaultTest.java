@@ -119,6 +119,11 @@ class ClusterFaultTest {
                 if (!get(a, "/jobs/job-" + i).body().contains("\"deliveries\":1,")) again++;
             }
             assertThat(again).as("jobs node B had taken and not finished were delivered again, on node A").isPositive();
+            String metrics = get(a, "/metrics").body();
+            assertThat(meter(metrics, "tidemill_consumer_claimed_total{consumer=\"node-a\",group=\"demo-jobs\",topic=\"demo.jobs\"}"))
+                    .as("node A's claims of node B's jobs, in its metrics").isGreaterThanOrEqualTo(1);
+            assertThat(meter(metrics, "tidemill_topic_reconnects_total{topic=\"demo.rooms\"}"))
+                    .as("node A's reader of the rooms came back after Redis did").isGreaterThanOrEqualTo(1);
             assertThat(nodeA.isAlive()).isTrue();
             System.out.printf("cluster fault run: %d publishes acknowledged, %d refused while Redis was down, 0 lost, 0 duplicates;"
                     + " %d jobs done, %d of them delivered more than once, 0 pending%n", acknowledged.size(), refused.get(), JOBS, again);
@@ -202,6 +207,14 @@ class ClusterFaultTest {
                 }
             }
         }
+    }
+
+    /** @return the value of the Prometheus sample named exactly {@code series}, or -1 */
+    private static double meter(String metrics, String series) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(series + " ")) return Double.parseDouble(line.substring(series.length() + 1).strip());
+        }
+        return -1;
     }
 
     private Process startNode(int port, String id, int redisPort) throws IOException {

@@ -209,6 +209,26 @@ class DemoTest {
                 .as("a room name that is not one subject segment").isEqualTo(422);
     }
 
+    /** The job queue without Redis: the same routes on an in-process consumer group. */
+    @Test
+    void aJobIsQueuedOnceDoneByTheConsumerAndShownByItsId() {
+        TestResponse queued = client.post("/jobs", "application/json", "{\"id\":\"demo-test-1\",\"workMs\":0}");
+        assertThat(queued.status()).as("%s", queued).isEqualTo(202);
+        assertThat(queued.header("Location")).hasValue("/jobs/demo-test-1");
+        assertThat(queued.jsonTree().get("id").asString()).isEqualTo("demo-test-1");
+        await("the job done").atMost(Duration.ofSeconds(10))
+                .until(() -> client.get("/jobs/demo-test-1").jsonTree().get("state").asString().equals("done"));
+        JsonNode job = client.get("/jobs/demo-test-1").jsonTree();
+        assertThat(job.get("deliveries").asInt()).isEqualTo(1);
+        assertThat(job.get("node").asString()).as("the consumer's node").isNotBlank();
+        TestResponse again = client.post("/jobs", "application/json", "{\"id\":\"demo-test-1\"}");
+        assertThat(again.status()).as("the same id again: the job as it is").isEqualTo(200);
+        assertThat(again.jsonTree().get("state").asString()).isEqualTo("done");
+        assertThat(client.get("/jobs/no-such-job").status()).isEqualTo(404);
+        assertThat(client.post("/jobs", "application/json", "{\"id\":\"a b\"}").status()).as("an id with a space").isEqualTo(422);
+        assertThat(client.post("/jobs", "application/json", "{\"id\":\"x\",\"workMs\":10001}").status()).isEqualTo(422);
+    }
+
     @Test
     void rootListsEveryRoute() {
         TestResponse r = client.get("/");

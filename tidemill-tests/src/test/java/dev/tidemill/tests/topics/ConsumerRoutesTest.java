@@ -50,6 +50,14 @@ class ConsumerRoutesTest {
             assertThat(where).extracting(w -> w.split(" ")[0]).containsExactlyInAnyOrder("j0", "j1", "j2", "j3", "j4");
             assertThat(client.server().startupReport()).anyMatch(l -> l.startsWith("consumer ") && l.contains("group workers")
                     && l.endsWith("mode " + mode));
+            String node = ConsumerGroup.defaultConsumer(client.server().port());
+            assertThat(node).as("no TIDEMILL_NODE_ID here: <host>-<port>").endsWith("-" + client.server().port());
+            assertThat(client.server().startupReport()).as("the consumer is named after the node")
+                    .anyMatch(l -> l.startsWith("consumer " + node + " of group workers"));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.get("/metrics").text())
+                    .as("the consumer's counters on /metrics (the last worker may still be returning)")
+                    .contains("tidemill_consumer_done_total{consumer=\"" + node + "\",group=\"workers\",topic=\"jobs-" + mode + "\"} 5.0")
+                    .contains("tidemill_consumer_pending{consumer=\"" + node + "\",group=\"workers\",topic=\"jobs-" + mode + "\"} 0.0"));
         } finally {
             jobs.close();
         }
