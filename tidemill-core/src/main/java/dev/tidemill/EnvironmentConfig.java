@@ -146,7 +146,7 @@ final class EnvironmentConfig {
                     if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) throw new IllegalArgumentException();
                 });
         other("TIDEMILL_NODE_ID", "redis.nodeId", "1 to 64 letters, digits, '.', '_' or '-' naming this node as a consumer of groups "
-                + "(default: the host name)", (b, v) -> {
+                + "(default: <host>-<port>)", (b, v) -> {
                     if (!v.matches("[A-Za-z0-9._-]{1,64}")) throw new IllegalArgumentException();
                 });
     }
