@@ -20,6 +20,7 @@ import java.util.Map;
  * client addresses ({@link RateLimitSuite}), {@code bench metrics} plaintext with metrics on and
  * off ({@link MetricsCost}), {@code bench uploads} raw and multipart upload throughput
  * ({@link UploadsSuite}), {@code bench tls} TLS and HTTP/2 against plaintext HTTP/1.1 ({@link TlsSuite}),
+ * {@code bench cluster} SSE fan-out across two nodes on Redis ({@link dev.tidemill.bench.cluster.ClusterSuite}),
  * {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
@@ -82,6 +83,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the checks and the key-set endpoint run in this JVM
                 System.out.println("results: " + new AuthSuite(AuthSettings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("cluster")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the subscribers and the publisher run in this JVM
+                System.out.println("results: " + new dev.tidemill.bench.cluster.ClusterSuite(dev.tidemill.bench.cluster.ClusterSettings
+                        .parse(list.subList(1, list.size())), commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -115,6 +120,7 @@ public final class BenchMain {
                         + "       ./tidemill bench uploads " + UploadsSettings.USAGE + "\n"
                         + "       ./tidemill bench tls " + TlsSettings.USAGE + "\n"
                         + "       ./tidemill bench auth " + AuthSettings.USAGE + "\n"
+                        + "       ./tidemill bench cluster " + dev.tidemill.bench.cluster.ClusterSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

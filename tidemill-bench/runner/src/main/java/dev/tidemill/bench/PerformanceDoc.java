@@ -31,6 +31,7 @@ public final class PerformanceDoc {
         m.put("uploads", "Uploads: raw and multipart bodies of 1 KiB, 1 MiB and 100 MiB, discarded and to disk");
         m.put("tls", "TLS and HTTP/2: HTTP/1.1 over TLS, h2, h2c and handshakes against plaintext HTTP/1.1");
         m.put("auth", "Authentication: what verifying a bearer token costs, and a key rotation under load");
+        m.put("cluster", "Cluster: SSE fan-out across two nodes through Redis, against one node and a plain Redis pub/sub relay");
         return java.util.Collections.unmodifiableMap(m);
     }
 
