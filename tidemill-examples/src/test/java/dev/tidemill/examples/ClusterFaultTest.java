@@ -124,6 +124,9 @@ class ClusterFaultTest {
                     .as("node A's claims of node B's jobs, in its metrics").isGreaterThanOrEqualTo(1);
             assertThat(meter(metrics, "tidemill_topic_reconnects_total{topic=\"demo.rooms\"}"))
                     .as("node A's reader of the rooms came back after Redis did").isGreaterThanOrEqualTo(1);
+            assertThat(meter(metrics, "tidemill_topic_published_total{topic=\"demo.rooms\"}"))
+                    .as("the entries node A's reader read: every acknowledged publish, through either node")
+                    .isGreaterThanOrEqualTo(acknowledged.size());
             assertThat(nodeA.isAlive()).isTrue();
             System.out.printf("cluster fault run: %d publishes acknowledged, %d refused while Redis was down, 0 lost, 0 duplicates;"
                     + " %d jobs done, %d of them delivered more than once, 0 pending%n", acknowledged.size(), refused.get(), JOBS, again);

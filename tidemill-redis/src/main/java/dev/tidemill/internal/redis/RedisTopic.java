@@ -97,6 +97,17 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
         }
         readerThread.start();
         java.util.Map<String, String> tags = java.util.Map.of("topic", name);
+        // the same meters as an in-process topic's (its fan-out is not registered as a topic of its own), for this node
+        TopicReadings.add("tidemill.topic.published", "messages of the topic this node read from Redis (published on any node)",
+                TopicReadings.Kind.COUNTER, tags, this, t -> t.stats().published());
+        TopicReadings.add("tidemill.topic.delivered", "messages handed to a subscriber on this node", TopicReadings.Kind.COUNTER,
+                tags, this, t -> t.stats().delivered());
+        TopicReadings.add("tidemill.topic.dropped", "messages a full subscription on this node dropped (its overflow policy)",
+                TopicReadings.Kind.COUNTER, tags, this, t -> t.stats().dropped());
+        TopicReadings.add("tidemill.topic.subscribers", "subscriptions open on this node now", TopicReadings.Kind.GAUGE, tags, this,
+                t -> t.stats().subscriptions());
+        TopicReadings.add("tidemill.topic.pending", "messages queued in this node's subscriptions, not yet delivered",
+                TopicReadings.Kind.GAUGE, tags, this, t -> t.stats().pending());
         TopicReadings.add("tidemill.topic.lag", "seconds between an entry's time in its id and this node's reader reading it, at "
                 + "the last read (0: nothing new)", TopicReadings.Kind.GAUGE, tags, this, t -> t.lagMillis / 1000.0);
         TopicReadings.add("tidemill.topic.reconnects", "times this node's reader of the topic read again after Redis stopped answering",
