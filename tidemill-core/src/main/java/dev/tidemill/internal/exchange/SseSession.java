@@ -105,17 +105,16 @@ public final class SseSession implements SseStream, OpenStream {
         Subscription<T>[] sub = new Subscription[1];
         Function<Topic.Message<T>, CompletionStage<?>> deliver = m -> {
             if (!m.id().isAfter(lastSent[0])) return null; // sent by the replay already
-            lastSent[0] = m.id();
-            CompletionStage<Void> lost = null;
             if (sub[0] != null) {
                 long dropped = sub[0].stats().dropped();
                 if (dropped > droppedSeen[0]) {
-                    lost = send(lostEvent(dropped - droppedSeen[0], "dropped: this client fell behind (topic overflow policy)"));
+                    long gap = dropped - droppedSeen[0];
                     droppedSeen[0] = dropped;
+                    return catchUp(topic, pattern, toEvent, lastSent, m, gap);
                 }
             }
-            CompletionStage<Void> sent = send(toEvent.apply(m).id(m.id().toString()));
-            return lost == null ? sent : lost.thenCombine(sent, (a, b) -> null);
+            lastSent[0] = m.id();
+            return send(toEvent.apply(m).id(m.id().toString()));
         };
         sub[0] = ((StreamSource<T>) topic).subscribeAsync(scheduler, m -> replayed.isDone() ? deliver.apply(m)
                 : replayed.thenCompose(v -> {
@@ -147,6 +146,41 @@ public final class SseSession implements SseStream, OpenStream {
                 });
             }
             chain.whenComplete((v, e) -> replayed.complete(null));
+        }, scheduler);
+    }
+
+    /**
+     * This client fell behind and its subscription dropped {@code gap} messages: what the topic
+     * still keeps between the last one sent and {@code next} (a Redis stream, an in-process replay
+     * buffer) is read back and sent first, in order, and only what could not be read back is
+     * announced by a {@code lost} event. While it runs the subscription waits (the stage is not
+     * complete), so a client that keeps falling behind keeps catching up from the store.
+     *
+     * @return complete once {@code next} is sent
+     */
+    private <T> CompletionStage<?> catchUp(Topic<T> topic, String pattern, Function<Topic.Message<T>, SseEvent> toEvent,
+                                           MessageId[] lastSent, Topic.Message<T> next, long gap) {
+        MessageId from = lastSent[0];
+        return topic.replayAsync(from).handle((replay, failed) -> failed == null ? replay : null).thenComposeAsync(replay -> {
+            List<Topic.Message<T>> back = new ArrayList<>();
+            if (replay != null && replay.lost() == 0) {
+                for (Topic.Message<T> r : replay.messages()) {
+                    if (r.id().isAfter(from) && next.id().isAfter(r.id()) && LocalTopic.matches(pattern, r.subject())) back.add(r);
+                }
+            }
+            CompletionStage<?> chain = back.size() < gap
+                    ? send(lostEvent(gap - back.size(), "dropped: this client fell behind (topic overflow policy)"))
+                    : CompletableFuture.completedFuture(null);
+            for (Topic.Message<T> r : back) {
+                chain = chain.thenCompose(v -> {
+                    lastSent[0] = r.id();
+                    return send(toEvent.apply(r).id(r.id().toString()));
+                });
+            }
+            return chain.thenCompose(v -> {
+                lastSent[0] = next.id();
+                return send(toEvent.apply(next).id(next.id().toString()));
+            });
         }, scheduler);
     }
 
