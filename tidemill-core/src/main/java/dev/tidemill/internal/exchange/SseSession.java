@@ -161,7 +161,11 @@ public final class SseSession implements SseStream, OpenStream {
     private <T> CompletionStage<?> catchUp(Topic<T> topic, String pattern, Function<Topic.Message<T>, SseEvent> toEvent,
                                            MessageId[] lastSent, Topic.Message<T> next, long gap) {
         MessageId from = lastSent[0];
-        return topic.replayAsync(from).handle((replay, failed) -> failed == null ? replay : null).thenComposeAsync(replay -> {
+        // As many as were dropped, and the next: exact for a stream of one subject; with others among them, fewer
+        // come back and the rest is announced as lost. Reading the whole rest of the stream each time a client that
+        // stays behind catches up would cost more the further behind it is.
+        int limit = (int) Math.min(Integer.MAX_VALUE, gap + 1);
+        return ((StreamSource<T>) topic).replayAsync(from, limit).handle((replay, failed) -> failed == null ? replay : null).thenComposeAsync(replay -> {
             List<Topic.Message<T>> back = new ArrayList<>();
             if (replay != null && replay.lost() == 0) {
                 for (Topic.Message<T> r : replay.messages()) {
