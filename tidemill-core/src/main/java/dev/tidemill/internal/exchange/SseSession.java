@@ -105,16 +105,17 @@ public final class SseSession implements SseStream, OpenStream {
         Subscription<T>[] sub = new Subscription[1];
         Function<Topic.Message<T>, CompletionStage<?>> deliver = m -> {
             if (!m.id().isAfter(lastSent[0])) return null; // sent by the replay already
+            lastSent[0] = m.id();
+            CompletionStage<Void> lost = null;
             if (sub[0] != null) {
                 long dropped = sub[0].stats().dropped();
                 if (dropped > droppedSeen[0]) {
-                    long gap = dropped - droppedSeen[0];
+                    lost = send(lostEvent(dropped - droppedSeen[0], "dropped: this client fell behind (topic overflow policy)"));
                     droppedSeen[0] = dropped;
-                    return catchUp(topic, pattern, toEvent, lastSent, m, gap);
                 }
             }
-            lastSent[0] = m.id();
-            return send(toEvent.apply(m).id(m.id().toString()));
+            CompletionStage<Void> sent = send(toEvent.apply(m).id(m.id().toString()));
+            return lost == null ? sent : lost.thenCombine(sent, (a, b) -> null);
         };
         sub[0] = ((StreamSource<T>) topic).subscribeAsync(scheduler, m -> replayed.isDone() ? deliver.apply(m)
                 : replayed.thenCompose(v -> {
@@ -146,45 +147,6 @@ public final class SseSession implements SseStream, OpenStream {
                 });
             }
             chain.whenComplete((v, e) -> replayed.complete(null));
-        }, scheduler);
-    }
-
-    /**
-     * This client fell behind and its subscription dropped {@code gap} messages: what the topic
-     * still keeps between the last one sent and {@code next} (a Redis stream, an in-process replay
-     * buffer) is read back and sent first, in order, and only what could not be read back is
-     * announced by a {@code lost} event. While it runs the subscription waits (the stage is not
-     * complete), so a client that keeps falling behind keeps catching up from the store.
-     *
-     * @return complete once {@code next} is sent
-     */
-    private <T> CompletionStage<?> catchUp(Topic<T> topic, String pattern, Function<Topic.Message<T>, SseEvent> toEvent,
-                                           MessageId[] lastSent, Topic.Message<T> next, long gap) {
-        MessageId from = lastSent[0];
-        // As many as were dropped, and the next: exact for a stream of one subject; with others among them, fewer
-        // come back and the rest is announced as lost. Reading the whole rest of the stream each time a client that
-        // stays behind catches up would cost more the further behind it is.
-        int limit = (int) Math.min(Integer.MAX_VALUE, gap + 1);
-        return ((StreamSource<T>) topic).replayAsync(from, limit).handle((replay, failed) -> failed == null ? replay : null).thenComposeAsync(replay -> {
-            List<Topic.Message<T>> back = new ArrayList<>();
-            if (replay != null && replay.lost() == 0) {
-                for (Topic.Message<T> r : replay.messages()) {
-                    if (r.id().isAfter(from) && next.id().isAfter(r.id()) && LocalTopic.matches(pattern, r.subject())) back.add(r);
-                }
-            }
-            CompletionStage<?> chain = back.size() < gap
-                    ? send(lostEvent(gap - back.size(), "dropped: this client fell behind (topic overflow policy)"))
-                    : CompletableFuture.completedFuture(null);
-            for (Topic.Message<T> r : back) {
-                chain = chain.thenCompose(v -> {
-                    lastSent[0] = r.id();
-                    return send(toEvent.apply(r).id(r.id().toString()));
-                });
-            }
-            return chain.thenCompose(v -> {
-                lastSent[0] = next.id();
-                return send(toEvent.apply(next).id(next.id().toString()));
-            });
         }, scheduler);
     }
 

@@ -349,14 +349,6 @@ public final class LocalTopic<T> implements Topic<T>, StreamSource<T> {
         }
     }
 
-    /** In process the replay buffer is memory: read whole, then cut to {@code limit}. */
-    @Override
-    public java.util.concurrent.CompletionStage<Replay<T>> replayAsync(MessageId afterId, int limit) {
-        Replay<T> all = replay(afterId);
-        return java.util.concurrent.CompletableFuture.completedFuture(all.messages().size() <= limit ? all
-                : new Replay<>(all.messages().subList(0, limit), all.lost()));
-    }
-
     @Override
     public MessageId lastId() {
         return lastIdSeen;

@@ -1,6 +1,5 @@
 package dev.tidemill.internal.topic;
 
-import dev.tidemill.MessageId;
 import dev.tidemill.Subscription;
 import dev.tidemill.Topic;
 import java.util.concurrent.CompletionStage;
@@ -25,14 +24,4 @@ public interface StreamSource<T> {
      * @return the subscription
      */
     Subscription<T> subscribeAsync(Executor executor, Function<Topic.Message<T>, CompletionStage<?>> onMessage, String... patterns);
-
-    /**
-     * {@link Topic#replayAsync} that reads at most {@code limit} messages after the id: what a
-     * stream that fell behind reads back, without reading the whole rest of a long stream each time.
-     *
-     * @param afterId the last message the reader has
-     * @param limit the most messages to read, at least 1
-     * @return the messages, oldest first, and whether some after the id are gone
-     */
-    CompletionStage<Topic.Replay<T>> replayAsync(MessageId afterId, int limit);
 }

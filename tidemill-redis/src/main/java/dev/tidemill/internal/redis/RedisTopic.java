@@ -291,20 +291,13 @@ final class RedisTopic<T> implements Topic<T>, StreamSource<T> {
      */
     @Override
     public CompletionStage<Replay<T>> replayAsync(MessageId afterId) {
-        return replayAsync(afterId, 0);
-    }
-
-    /** The same, at most {@code limit} entries (XRANGE ... COUNT); 0: all of them. */
-    @Override
-    public CompletionStage<Replay<T>> replayAsync(MessageId afterId, int limit) {
         Objects.requireNonNull(afterId, "afterId");
         CompletableFuture<Replay<T>> out = new CompletableFuture<>();
         try {
             var async = store.commands().async();
             // Everything the stream holds after the id: it is trimmed to about maxLength entries, and a
             // replay cut short would leave a silent gap before the live messages.
-            Range<String> after = Range.from(Range.Boundary.excluding(afterId.toString()), Range.Boundary.unbounded());
-            var range = limit > 0 ? async.xrange(key, after, Limit.from(limit)) : async.xrange(key, after);
+            var range = async.xrange(key, Range.from(Range.Boundary.excluding(afterId.toString()), Range.Boundary.unbounded()));
             var info = async.xinfoStream(key);
             range.thenCombine(info.handle((i, e) -> e == null ? i : List.<Object>of()), (entries, xinfo) -> {
                 List<Message<T>> messages = new ArrayList<>(entries.size());

@@ -207,30 +207,4 @@ class ServerSentEventsTest {
             assertThat(toldOfLoss).isTrue();
         }
     }
-
-    /**
-     * The same stalled client on a topic that keeps what it published (a replay buffer here; a
-     * Redis stream on a cluster): what its full queue dropped is read back from the topic and sent
-     * in order, so it gets every message, none twice, and no {@code lost} event.
-     */
-    @Test
-    void aStalledClientOfATopicThatKeepsItsMessagesCatchesUpFromThemInsteadOfLosingThem() {
-        int n = 8_000;
-        topic = Topic.<String>builder("sse-stalled-kept").capacity(8).overflow(Topic.Overflow.DROP_OLDEST)
-                .replay(n, Duration.ofMinutes(5)).build();
-        String kib = "x".repeat(1024);
-        try (TestClient client = Setup.onDefaultTransport(ExecutionMode.IO).start(app -> app.get("/all",
-                req -> Response.sse(topic, "*", m -> SseEvent.data(m.value()))));
-                EventStream stalled = client.events(TestRequest.get("/all"))) {
-            await("subscribed").atMost(Duration.ofSeconds(10)).until(() -> topic.stats().subscriptions() == 1);
-            for (int i = 1; i <= n; i++) topic.publish("t", kib);
-            assertThat(topic.stats().dropped()).as("the stalled client's queue overflowed").isPositive();
-            for (int i = 1; i <= n; i++) {
-                Event e = stalled.next().orElseThrow();
-                assertThat(e.type()).as("event %d", i).isEqualTo("message");
-                assertThat(e.lastEventId()).isEqualTo(i + "-0");
-                assertThat(e.data()).isEqualTo(kib);
-            }
-        }
-    }
 }
