@@ -1,39 +1,12 @@
 package dev.tidemill.internal.topic;
 
 import dev.tidemill.Topic;
-import dev.tidemill.Topic.Overflow;
-import java.time.Duration;
 import java.util.Objects;
 
 /** Settings of a new in-process topic ({@link LocalTopic#builder}); {@link #build} registers it under its name. */
-final class LocalTopicBuilder<T> implements Topic.Builder<T> {
-    private final String name;
-    private int capacity = Topic.DEFAULT_CAPACITY;
-    private Overflow overflow = Overflow.DROP_OLDEST;
-    private int replayMessages;
-    private Duration replayAge;
-
+final class LocalTopicBuilder<T> extends TopicSettings<T> {
     LocalTopicBuilder(String name) {
-        this.name = name;
-    }
-
-    @Override
-    public Topic.Builder<T> capacity(int messages) {
-        this.capacity = LocalTopic.checkSize("capacity", messages);
-        return this;
-    }
-
-    @Override
-    public Topic.Builder<T> overflow(Overflow policy) {
-        this.overflow = Objects.requireNonNull(policy, "policy");
-        return this;
-    }
-
-    @Override
-    public Topic.Builder<T> replay(int messages, Duration maxAge) {
-        this.replayMessages = LocalTopic.checkSize("replay size", messages);
-        this.replayAge = LocalTopic.checkAge(maxAge);
-        return this;
+        super(name);
     }
 
     /** In process only {@link Topic.Durability#AS_CONFIGURED}: the messages go with the process. */
