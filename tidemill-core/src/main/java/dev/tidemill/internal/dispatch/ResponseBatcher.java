@@ -90,6 +90,10 @@ public final class ResponseBatcher {
      * a drain touches few channels, usually one, and is capped at {@link #DRAIN_BUDGET} writes.
      */
     private final ArrayList<Channel> touched = new ArrayList<>();
+    /** Flushes asked for by {@link #flushSoon} since its task was queued, and the list the task swaps in. Event-loop confined. */
+    private ArrayList<Runnable> soon = new ArrayList<>();
+    private ArrayList<Runnable> spare = new ArrayList<>();
+    private final Runnable flushSoonTask = this::flushSoonNow;
     /** A drain task is queued on the event loop and has not yet started. */
     private volatile boolean scheduled;
     // Written by the event loop only, once per drain. They share a line with the fields producers
@@ -188,6 +192,37 @@ public final class ResponseBatcher {
             }
         }
         touched.add(channel);
+    }
+
+    /**
+     * Flushes {@code flush} once the event loop has run the tasks queued before now, together with
+     * every other flush asked for meanwhile: one task per pass of the loop, not one per channel.
+     * For chunks written on the loop itself (a topic's subscriptions delivering to their streams),
+     * so that a subscription delivering a burst sends it in one syscall, and a message delivered to
+     * a thousand streams costs one extra task, not a thousand. The caller asks once per flush it
+     * needs (it keeps its own "asked" flag). Event loop only.
+     *
+     * @param flush what to run: the connection's own flush, which knows what it has staged
+     */
+    public void flushSoon(Runnable flush) {
+        if (soon.isEmpty()) loop.execute(flushSoonTask);
+        soon.add(flush);
+    }
+
+    private void flushSoonNow() {
+        ArrayList<Runnable> now = soon;
+        soon = spare; // a flush that writes again asks for the next pass, into the other list
+        spare = now;
+        int n = now.size();
+        for (int i = 0; i < n; i++) {
+            try {
+                now.get(i).run();
+            } catch (Throwable t) {
+                LOG.error("Flush failed", t);
+            }
+        }
+        now.clear();
+        flushes = flushes + n;
     }
 
     /** @return drain tasks run on the event loop so far, including empty ones */

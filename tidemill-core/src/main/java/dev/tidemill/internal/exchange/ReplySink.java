@@ -37,6 +37,17 @@ public interface ReplySink {
      */
     void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written);
 
+    /**
+     * {@link #sendChunk(Exchange, ByteBuf, CompletableFuture)}, saying whether the producer has
+     * more chunks ready to write right after this one: a topic's subscription that fell behind
+     * delivering its backlog. A sink may then flush once for the lot instead of once per chunk.
+     *
+     * @param more whether more chunks follow at once (the flush may wait for them; it happens all the same)
+     */
+    default void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written, boolean more) {
+        sendChunk(ex, chunk, written);
+    }
+
     /** @param ex the exchange whose streamed body is complete */
     void end(Exchange ex);
 

@@ -107,14 +107,16 @@ public final class SseSession implements SseStream, OpenStream {
             if (!m.id().isAfter(lastSent[0])) return null; // sent by the replay already
             lastSent[0] = m.id();
             CompletionStage<Void> lost = null;
+            boolean more = false;
             if (sub[0] != null) {
-                long dropped = sub[0].stats().dropped();
-                if (dropped > droppedSeen[0]) {
-                    lost = send(lostEvent(dropped - droppedSeen[0], "dropped: this client fell behind (topic overflow policy)"));
-                    droppedSeen[0] = dropped;
+                Subscription.Stats stats = sub[0].stats();
+                more = stats.pending() > 0; // a backlog: its messages may share one flush
+                if (stats.dropped() > droppedSeen[0]) {
+                    lost = send(lostEvent(stats.dropped() - droppedSeen[0], "dropped: this client fell behind (topic overflow policy)"), true);
+                    droppedSeen[0] = stats.dropped();
                 }
             }
-            CompletionStage<Void> sent = send(toEvent.apply(m).id(m.id().toString()));
+            CompletionStage<Void> sent = send(toEvent.apply(m).id(m.id().toString()), more);
             return lost == null ? sent : lost.thenCombine(sent, (a, b) -> null);
         };
         sub[0] = ((StreamSource<T>) topic).subscribeAsync(scheduler, m -> replayed.isDone() ? deliver.apply(m)
@@ -157,9 +159,14 @@ public final class SseSession implements SseStream, OpenStream {
 
     @Override
     public CompletionStage<Void> send(SseEvent event) {
+        return send(event, false);
+    }
+
+    /** @param more whether another event follows at once (a topic's backlog): the transport may flush both together */
+    private CompletionStage<Void> send(SseEvent event, boolean more) {
         if (!body.isOpen()) return CompletableFuture.failedFuture(new ClosedChannelException());
         lastSent = System.nanoTime();
-        return body.write(event.encode());
+        return body.write(event.encode(), more);
     }
 
     @Override

@@ -59,14 +59,30 @@ public final class StreamedResponseBody implements ResponseStream {
         return send(buf);
     }
 
+    /**
+     * Writes {@code text}, saying whether more writes follow at once ({@link ReplySink#sendChunk(Exchange, ByteBuf,
+     * CompletableFuture, boolean)}): a topic's stream delivering its backlog.
+     */
+    CompletionStage<Void> write(String text, boolean more) {
+        if (!open.get()) return CompletableFuture.failedFuture(new ClosedChannelException());
+        if (text.isEmpty()) return CompletableFuture.completedFuture(null);
+        ByteBuf buf = alloc.buffer(ByteBufUtil.utf8MaxBytes(text));
+        ByteBufUtil.writeUtf8(buf, text);
+        return send(buf, more);
+    }
+
     private CompletionStage<Void> send(ByteBuf buf) {
+        return send(buf, false);
+    }
+
+    private CompletionStage<Void> send(ByteBuf buf, boolean more) {
         if (!buf.isReadable()) {
             buf.release();
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (encoder == null) {
-            exchange.sink().sendChunk(exchange, buf, done);
+            exchange.sink().sendChunk(exchange, buf, done, more);
             return done;
         }
         synchronized (encoder) {
@@ -80,7 +96,7 @@ public final class StreamedResponseBody implements ResponseStream {
                 encoded.release();
                 return CompletableFuture.completedFuture(null);
             }
-            exchange.sink().sendChunk(exchange, encoded, done);
+            exchange.sink().sendChunk(exchange, encoded, done, more);
         }
         return done;
     }

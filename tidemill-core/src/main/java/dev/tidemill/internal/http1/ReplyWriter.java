@@ -73,7 +73,7 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     /** {@link #writable} is running; {@link #writableAgain}: writability returned meanwhile. */
     private boolean inWritable;
     private boolean writableAgain;
-    /** A flush of chunks written on the loop is queued behind the loop's tasks ({@link #flushSoon}). */
+    /** A flush is queued behind the loop's tasks ({@link #flushSoon}). */
     private boolean flushQueued;
 
     ReplyWriter(ExchangeContext server, ResponseEncoder encoder, ResponseBatcher batcher, ReplyRing ring,
@@ -131,9 +131,15 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
 
     @Override
     public void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written) {
+        sendChunk(ex, chunk, written, false);
+    }
+
+    @Override
+    public void sendChunk(Exchange ex, ByteBuf chunk, CompletableFuture<Void> written, boolean more) {
         if (ctx.executor().inEventLoop()) {
             onChunk(ex, chunk, written);
-            flushSoon();
+            if (more) flushSoon();
+            else flushUnlessReading();
         } else {
             batcher.submit(ctx.channel(), () -> {
                 onChunk(ex, chunk, written);
@@ -376,16 +382,15 @@ final class ReplyWriter extends ReplyInbox implements ReplySink, ResponseBatcher
     }
 
     /**
-     * Flushes once the event loop has run the tasks queued before this one, not at once: a topic's
-     * subscription that fell behind delivers up to a burst of messages in one task, and they leave
-     * in one write syscall instead of one each. Flushing per chunk spent half of an SSE node's CPU
-     * in send(2) with 100 streams at 1,000 messages/s ({@code ./tidemill bench cluster}, profiled),
-     * so the node fell further behind the more it had to send.
+     * For a chunk with more right behind it (a subscription delivering its backlog): flushes once the
+     * loop has run its queued tasks ({@link ResponseBatcher#flushSoon}), so the burst leaves in one
+     * syscall. Flushing each, half of node B's CPU samples were in send(2) at 100 streams x 1,000
+     * messages/s ({@code ./tidemill bench cluster --loads 100@1000}, async-profiler as an agent).
      */
     private void flushSoon() {
         if (flushQueued) return;
         flushQueued = true;
-        ctx.executor().execute(queuedFlush);
+        batcher.flushSoon(queuedFlush);
     }
 
     private final Runnable queuedFlush = () -> {
