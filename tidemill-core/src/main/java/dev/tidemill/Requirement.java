@@ -34,6 +34,14 @@ public sealed interface Requirement {
         return Anonymous.INSTANCE;
     }
 
+    /**
+     * @return anyone, but a caller who presents credentials is identified ({@link Request#principal()}),
+     *     and refused if they are wrong: for a route that shows more to a known caller (the MCP endpoint)
+     */
+    static Requirement anyone() {
+        return AnyCaller.INSTANCE;
+    }
+
     /** @param name a scope @return an authenticated caller granted that scope */
     static Requirement scope(String name) {
         return new Scope(name);
@@ -94,6 +102,22 @@ public sealed interface Requirement {
         @Override
         public String toString() {
             return "anonymous";
+        }
+    }
+
+    /** Anyone; credentials, when presented, are checked and identify the caller. */
+    enum AnyCaller implements Requirement {
+        /** The one instance. */
+        INSTANCE;
+
+        @Override
+        public boolean isMetBy(Optional<Principal> principal) {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "anyone";
         }
     }
 

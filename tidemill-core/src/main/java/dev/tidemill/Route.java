@@ -280,6 +280,31 @@ public final class Route {
         return Optional.ofNullable(docs.operationId);
     }
 
+    /**
+     * Makes this route a tool of the app's MCP endpoint ({@link Tidemill#mcp()}): its parameters and
+     * body become the tool's input schema, and a call runs this route. It must have an auth decision
+     * ({@link #requires}, on it, its group or the app). See docs/mcp.md.
+     *
+     * @param name the tool's name, 1 to 128 of A-Z, a-z, 0-9, '_', '-', '.'; unique in the app
+     * @param description what it does, for the agent
+     * @return this
+     */
+    public Route tool(String name, String description) {
+        app.checkNotStarted();
+        docs.tool(name, description);
+        return this;
+    }
+
+    /** @return the tool's name, if {@link #tool} marked this route */
+    public Optional<String> toolName() {
+        return Optional.ofNullable(docs.toolName);
+    }
+
+    /** @return the tool's description, if {@link #tool} marked this route */
+    public Optional<String> toolDescription() {
+        return Optional.ofNullable(docs.toolDescription);
+    }
+
     /** What the route serves, for the OpenAPI document: set by {@link Routes#ws} and {@link Routes#assets}. */
     Route kind(RouteKind value) {
         docs.kind = value;

@@ -23,6 +23,18 @@ final class RouteDocs {
     String operationId;
     final List<String> tags = new ArrayList<>();
     RouteKind kind = RouteKind.HTTP;
+    String toolName;
+    String toolDescription;
+
+    /** MCP's tool names (2025-11-25, server/tools, "Tool Names"): 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'. */
+    void tool(String name, String description) {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches("[A-Za-z0-9_.-]{1,128}")) {
+            throw new IllegalArgumentException("a tool name is 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.': " + name);
+        }
+        toolDescription = text("description", description);
+        toolName = name;
+    }
 
     void body(Class<?> type, String mediaType) {
         Objects.requireNonNull(type, "type");

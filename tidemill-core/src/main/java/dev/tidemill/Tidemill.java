@@ -36,6 +36,7 @@ public final class Tidemill implements Routes {
     private final List<ConsumerRoute<?>> consumers = new ArrayList<>();
     private JsonCodec json;
     private OpenApiRoutes openApi;
+    private McpRoutes mcp;
     private Cors cors = Cors.none();
     private RateLimit rateLimit;
     private Requirement requirement;
@@ -141,6 +142,34 @@ public final class Tidemill implements Routes {
         return this;
     }
 
+    /**
+     * Serves the Model Context Protocol at {@code /mcp} with {@link Mcp#DEFAULTS}: the routes marked
+     * with {@link Route#tool} become tools. See docs/mcp.md.
+     *
+     * @return this
+     */
+    public Tidemill mcp() {
+        return mcp(Mcp.DEFAULTS);
+    }
+
+    /**
+     * Serves the Model Context Protocol as {@code settings} say. Session-era sessions live in the
+     * app's session store ({@link Auth#sessions}; Redis when shared), else in one of the endpoint's own
+     * in memory, bounded by {@link Mcp#maxSessions()}.
+     *
+     * @param settings path, server name, session bounds
+     * @return this
+     * @throws IllegalStateException if called twice
+     */
+    public Tidemill mcp(Mcp settings) {
+        checkNotStarted();
+        Objects.requireNonNull(settings, "settings");
+        if (mcp != null) throw new IllegalStateException("mcp(...) was already called on this app");
+        SessionStore store = config.auth().sessions().map(Sessions::store).orElseGet(() -> SessionStore.inMemory(settings.maxSessions()));
+        mcp = McpRoutes.register(this, settings, store);
+        return this;
+    }
+
     /** @return the OpenAPI document as {@code openapi} prints it: the app's settings, else {@link OpenApi#DEFAULTS} */
     byte[] openApiDocument() {
         return OpenApiRoutes.document(openApi == null ? OpenApi.DEFAULTS : openApi.settings(), routes, requirement, config.auth());
@@ -229,6 +258,7 @@ public final class Tidemill implements Routes {
             started = true;
         }
         if (openApi != null) openApi.build(routes, requirement, config.auth()); // before binding: a duplicate operationId fails the start
+        if (mcp != null) mcp.build(routes, requirement); // a duplicate tool, or one without an auth decision, fails the start
         for (Route r : routes) {
             r.body().ifPresent(type -> BodyBinder.requireValidator(type, "is the body of " + r.method() + " " + r.pattern()));
         }

@@ -217,6 +217,7 @@ public final class Authenticator implements AutoCloseable {
             return withSession(check(requirement, new Outcome.Admitted(new Principal(asking.certificateSubject(), Set.of(), Set.of(),
                     Principal.Via.MTLS, Map.of()))), session);
         }
+        if (requirement == Requirement.anyone()) return new Outcome.Admitted(null, session); // no credential: anonymous
         if (sessions != null && browserWantsPage(asking)) {
             return new Outcome.Refused(303, "See Other", "sign in first", "Location",
                     sessions.loginPath() + "?next=" + java.net.URLEncoder.encode(asking.target(), java.nio.charset.StandardCharsets.UTF_8));

@@ -124,6 +124,16 @@ public abstract class ExchangeRequest implements Request {
         this.security = security;
     }
 
+    /** @return the request's header fields as received */
+    public HttpHeaders nettyHeaders() {
+        return headers;
+    }
+
+    /** @return what the connection's TLS handshake established, null on a plain connection */
+    TransportSecurity transportSecurity() {
+        return security;
+    }
+
     /** @return whether the request came over TLS */
     boolean overTls() {
         return security != null;

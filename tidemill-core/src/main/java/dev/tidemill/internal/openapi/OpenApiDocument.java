@@ -132,7 +132,7 @@ public final class OpenApiDocument {
             ObjectNode item = paths.has(template(r.pattern())) ? (ObjectNode) paths.get(template(r.pattern()))
                     : paths.putObject(template(r.pattern()));
             ObjectNode op = operation(r, e.kind(), id, schemas, responses);
-            if (e.requirement() != null && e.requirement() != Requirement.anonymous()) guarded(op, e.requirement(), schemes, responses);
+            if (e.requirement() != null && e.requirement() != Requirement.anonymous() && e.requirement() != Requirement.anyone()) guarded(op, e.requirement(), schemes, responses);
             item.set(r.method().toLowerCase(Locale.ROOT), op);
         }
         ObjectNode components = doc.putObject("components");
@@ -250,7 +250,7 @@ public final class OpenApiDocument {
     }
 
     /** Path parameters in pattern order (declared or plain text), then query parameters in declaration order. */
-    private static ArrayNode parameters(Route r) {
+    static ArrayNode parameters(Route r) {
         ArrayNode out = NODES.arrayNode();
         Map<String, Param<?>> path = new LinkedHashMap<>();
         List<Param<?>> query = new ArrayList<>();

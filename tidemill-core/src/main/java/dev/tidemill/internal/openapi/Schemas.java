@@ -56,9 +56,17 @@ final class Schemas {
 
     private final Map<String, ObjectNode> components = new TreeMap<>();
     private final Map<Class<?>, String> names = new HashMap<>();
+    /** Where a {@code $ref} points: the document's components, or a standalone schema's {@code $defs}. */
+    private final String refPrefix;
 
     /** @param reserved component names the document itself defines ({@code Problem}...): a user type gets a longer name */
     Schemas(Set<String> reserved) {
+        this(reserved, "#/components/schemas/");
+    }
+
+    /** @param reserved as above @param refPrefix what a {@code $ref} starts with, before the type's name */
+    Schemas(Set<String> reserved, String refPrefix) {
+        this.refPrefix = refPrefix;
         for (String r : reserved) components.put(r, null);
     }
 
@@ -178,7 +186,7 @@ final class Schemas {
             components.put(name, NODES.objectNode()); // placeholder first: a type that contains itself refers to it
             components.put(name, c.isEnum() ? enumSchema(c) : objectSchema(c));
         }
-        return NODES.objectNode().put("$ref", "#/components/schemas/" + name);
+        return NODES.objectNode().put("$ref", refPrefix + name);
     }
 
     private String componentName(Class<?> c) {

@@ -1,0 +1,37 @@
+package dev.tidemill;
+
+import dev.tidemill.internal.mcp.McpEndpoint;
+
+/**
+ * The routes {@link Tidemill#mcp(Mcp)} registers at {@link Mcp#path()}: POST, GET and DELETE, in
+ * IO mode (parsing a message and handing a tool call on costs microseconds; the tool's own route
+ * runs in its own mode). Their requirement is {@link Requirement#anyone()}: every caller may talk
+ * to the endpoint, one that presents credentials is identified (tools/list shows what that caller
+ * may call), and each tool's route checks its own requirement when called.
+ */
+final class McpRoutes {
+    private final McpEndpoint endpoint;
+
+    private McpRoutes(McpEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    static McpRoutes register(Tidemill app, Mcp settings, SessionStore store) {
+        McpRoutes routes = new McpRoutes(new McpEndpoint(settings, store));
+        McpEndpoint e = routes.endpoint;
+        try {
+            app.register("POST", settings.path(), e::post, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
+            app.register("GET", settings.path(), e::get, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
+            app.register("DELETE", settings.path(), e::delete, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
+        } catch (IllegalArgumentException taken) {
+            throw new IllegalArgumentException(taken.getMessage() + "; the MCP endpoint takes " + settings.path()
+                    + " (Mcp.builder().path(...) moves it)", taken);
+        }
+        return routes;
+    }
+
+    /** Collects the tools; at start. */
+    void build(java.util.List<Route> all, Requirement appRequirement) {
+        endpoint.start(all, r -> r.requirement().or(() -> r.group().flatMap(RouteGroup::requirement)).orElse(appRequirement));
+    }
+}

@@ -1,0 +1,164 @@
+package dev.tidemill.internal.mcp;
+
+import dev.tidemill.Mcp;
+import dev.tidemill.Request;
+import dev.tidemill.Requirement;
+import dev.tidemill.Response;
+import dev.tidemill.Route;
+import dev.tidemill.SessionStore;
+import java.net.URI;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The MCP endpoint (Streamable HTTP): the origin check and the choice of era, then {@link ModernRequests}
+ * (2026-07-28, stateless: every request carries its version in {@code _meta} and headers) or
+ * {@link SessionRequests} (2025-03-26 to 2025-11-25: {@code initialize}, then a session id). A dual-era
+ * server chooses by what the client sends (2026-07-28 basic/versioning, "Backward Compatibility with
+ * Initialization-Based Versions"): modern {@code _meta}, or a modern {@code MCP-Protocol-Version}
+ * without a session, is the stateless path; {@code initialize} or a session id, the session path.
+ * Neither era gets a server-initiated GET stream here: GET is 405, as both allow.
+ */
+public final class McpEndpoint {
+    /** The stateless revision. */
+    static final String MODERN = "2026-07-28";
+    /** The session-based revisions, newest first. */
+    static final List<String> LEGACY = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+    static final String VERSION_META = "io.modelcontextprotocol/protocolVersion";
+
+    private final Mcp settings;
+    private final McpSessions sessions;
+    private volatile Map<String, Tool> tools = Map.of();
+
+    /**
+     * @param settings the endpoint's settings
+     * @param store where session-era sessions live: the app's session store, else one of the endpoint's own
+     */
+    public McpEndpoint(Mcp settings, SessionStore store) {
+        this.settings = settings;
+        this.sessions = new McpSessions(store, settings.sessionIdle());
+    }
+
+    /**
+     * Collects the tools; called at start, once every route is known.
+     *
+     * @param routes every route
+     * @param requirementOf a route's effective requirement, null if none is decided
+     * @throws IllegalStateException for a tool that cannot be served, naming it
+     */
+    public void start(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
+        tools = Tool.of(routes, requirementOf);
+    }
+
+    /** @return the tools' names, in registration order */
+    public List<String> toolNames() {
+        return List.copyOf(tools.keySet());
+    }
+
+    Map<String, Tool> tools() {
+        return tools;
+    }
+
+    Mcp settings() {
+        return settings;
+    }
+
+    McpSessions sessions() {
+        return sessions;
+    }
+
+    /** POST: one JSON-RPC message (or, on a 2025-03-26 session, a batch). */
+    public CompletionStage<Response> post(Request req) {
+        Response refused = foreignOrigin(req);
+        if (refused != null) return done(refused);
+        String type = req.header("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+        if (!type.startsWith(JsonRpc.JSON)) {
+            return done(JsonRpc.fail(415, null, JsonRpc.INVALID_REQUEST, "a message is POSTed as application/json"));
+        }
+        if (!acceptsJson(req)) {
+            return done(JsonRpc.fail(406, null, JsonRpc.INVALID_REQUEST, "Accept must list application/json and text/event-stream"));
+        }
+        JsonNode message;
+        try {
+            message = JsonRpc.MAPPER.readTree(req.body());
+        } catch (RuntimeException e) {
+            return done(JsonRpc.fail(400, null, JsonRpc.PARSE_ERROR, "the body is not JSON"));
+        }
+        if (message == null || message.isMissingNode()) return done(JsonRpc.fail(400, null, JsonRpc.PARSE_ERROR, "the body is empty"));
+        String header = req.header("MCP-Protocol-Version").orElse(null);
+        boolean hasSession = req.header("Mcp-Session-Id").isPresent();
+        if (message.isObject()) {
+            String method = message.path("method").isString() ? message.get("method").asString() : null;
+            boolean modernMeta = message.path("params").path("_meta").has(VERSION_META);
+            boolean modern = modernMeta || (!hasSession && !"initialize".equals(method)
+                    && header != null && !LEGACY.contains(header));
+            if (modern) return new ModernRequests(this).handle(req, (ObjectNode) message, header);
+        }
+        return new SessionRequests(this).handle(req, message, header);
+    }
+
+    /** GET: no stream the server starts, in either era. */
+    public Response get(Request req) {
+        Response refused = foreignOrigin(req);
+        if (refused != null) return refused;
+        return JsonRpc.fail(405, null, JsonRpc.INVALID_REQUEST, "this server opens no stream of its own: POST requests to "
+                + settings.path()).header("Allow", "POST, DELETE");
+    }
+
+    /** DELETE: ends a session-era session; the stateless era has none to end (405). */
+    public CompletionStage<Response> delete(Request req) {
+        Response refused = foreignOrigin(req);
+        if (refused != null) return done(refused);
+        String id = req.header("Mcp-Session-Id").orElse(null);
+        if (id == null) {
+            return done(JsonRpc.fail(405, null, JsonRpc.INVALID_REQUEST, "DELETE ends a session, and none was named (Mcp-Session-Id)")
+                    .header("Allow", "POST"));
+        }
+        return sessions.find(id, req.principal()).thenCompose(found -> found.isEmpty()
+                ? done(JsonRpc.fail(404, null, JsonRpc.INVALID_REQUEST, "no such session"))
+                : sessions.end(id).thenApply(v -> Response.noContent()));
+    }
+
+    /**
+     * 2025-11-25 and 2026-07-28 transports, "Security Warning": an {@code Origin} other than the
+     * endpoint's own or an allowed one is answered 403 (DNS rebinding). No {@code Origin}: not a browser.
+     */
+    private Response foreignOrigin(Request req) {
+        String origin = req.header("Origin").orElse(null);
+        if (origin == null) return null;
+        if (settings.allowedOrigins().contains(origin)) return null;
+        String host = req.header("Host").orElse("");
+        try {
+            URI u = URI.create(origin);
+            String authority = u.getRawAuthority();
+            if (authority != null && authority.equalsIgnoreCase(host) && ("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {
+                return null;
+            }
+        } catch (IllegalArgumentException e) {
+            // not a URI: foreign
+        }
+        return JsonRpc.fail(403, null, JsonRpc.INVALID_REQUEST, "requests from origin " + origin.replaceAll("[^\\x20-\\x7e]", "?")
+                + " are not accepted");
+    }
+
+    private static boolean acceptsJson(Request req) {
+        List<String> accept = req.headers("Accept");
+        if (accept.isEmpty()) return true; // lenient: a client that names nothing takes what it gets
+        for (String a : accept) {
+            String v = a.toLowerCase(Locale.ROOT);
+            if (v.contains(JsonRpc.JSON) || v.contains("*/*")) return true;
+        }
+        return false;
+    }
+
+    static <T> CompletionStage<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.tidemill.internal.mcp;
+
+import dev.tidemill.Request;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The methods both eras share: {@code ping}, {@code tools/list} (the tools this caller may call,
+ * in pages behind an opaque cursor: 2025-11-25 server/utilities/pagination) and {@code tools/call}
+ * ({@link ToolCalls}), and {@code resources/list}, empty. The result of one, or what to answer
+ * instead: a JSON-RPC error, or an HTTP refusal of the whole request (401, 403).
+ */
+final class Methods {
+    /** What a method came to. */
+    record Answer(ObjectNode result, int errorCode, String errorMessage, dev.tidemill.Response refusal) {
+        static Answer ok(ObjectNode result) {
+            return new Answer(result, 0, null, null);
+        }
+
+        static Answer error(int code, String message) {
+            return new Answer(null, code, message, null);
+        }
+
+        boolean failed() {
+            return result == null && refusal == null;
+        }
+    }
+
+    private final McpEndpoint endpoint;
+
+    Methods(McpEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** @return whether {@code method} is one of these */
+    static boolean shared(String method) {
+        return switch (method) {
+            case "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list" -> true;
+            default -> false;
+        };
+    }
+
+    CompletionStage<Answer> call(Request req, String method, JsonNode params) {
+        return switch (method) {
+            case "ping" -> McpEndpoint.done(Answer.ok(JsonRpc.NODES.objectNode()));
+            case "tools/list" -> McpEndpoint.done(list(req, params));
+            case "tools/call" -> call(req, params);
+            case "resources/list" -> McpEndpoint.done(Answer.ok(empty("resources")));
+            case "resources/templates/list" -> McpEndpoint.done(Answer.ok(empty("resourceTemplates")));
+            default -> McpEndpoint.done(Answer.error(JsonRpc.METHOD_NOT_FOUND, "method not found: " + method));
+        };
+    }
+
+    private Answer list(Request req, JsonNode params) {
+        List<Tool> visible = new ArrayList<>();
+        for (Tool t : endpoint.tools().values()) {
+            if (t.requirement().isMetBy(req.principal())) visible.add(t);
+        }
+        int from = 0;
+        JsonNode cursor = params == null ? null : params.get("cursor");
+        if (cursor != null && !cursor.isNull()) {
+            try {
+                from = Integer.parseInt(new String(Base64.getUrlDecoder().decode(cursor.asString()), StandardCharsets.US_ASCII));
+            } catch (RuntimeException e) {
+                from = -1;
+            }
+            if (from < 0 || from > visible.size()) return Answer.error(JsonRpc.INVALID_PARAMS, "invalid cursor");
+        }
+        int to = Math.min(visible.size(), from + endpoint.settings().pageSize());
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        ArrayNode out = result.putArray("tools");
+        for (Tool t : visible.subList(from, to)) out.add(t.definition());
+        if (to < visible.size()) {
+            result.put("nextCursor", Base64.getUrlEncoder().withoutPadding().encodeToString(Integer.toString(to).getBytes(StandardCharsets.US_ASCII)));
+        }
+        return Answer.ok(result);
+    }
+
+    private CompletionStage<Answer> call(Request req, JsonNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isString()) return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "tools/call needs params.name"));
+        Tool tool = endpoint.tools().get(name.asString());
+        if (tool == null) return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "unknown tool: " + name.asString()));
+        JsonNode args = params.get("arguments");
+        if (args != null && !args.isNull() && !args.isObject()) {
+            return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "params.arguments must be an object"));
+        }
+        return ToolCalls.call(req, tool, args).thenApply(o -> o.refusal() != null ? new Answer(null, 0, null, o.refusal()) : Answer.ok(o.result()));
+    }
+
+    private static ObjectNode empty(String field) {
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.putArray(field);
+        return result;
+    }
+
+    /** @return the capabilities this server declares */
+    static ObjectNode capabilities() {
+        ObjectNode c = JsonRpc.NODES.objectNode();
+        c.putObject("tools").put("listChanged", false);
+        c.putObject("resources").put("listChanged", false).put("subscribe", false);
+        return c;
+    }
+}

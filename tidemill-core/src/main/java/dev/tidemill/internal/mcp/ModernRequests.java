@@ -1,0 +1,112 @@
+package dev.tidemill.internal.mcp;
+
+import dev.tidemill.Request;
+import dev.tidemill.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The stateless revision (2026-07-28): each request names its version in {@code _meta} and in
+ * {@code MCP-Protocol-Version}, and mirrors its method and name in {@code Mcp-Method} and
+ * {@code Mcp-Name}; a header that is missing or disagrees with the body is 400 {@code HeaderMismatch}
+ * (transports/streamable-http, "Server Validation"), a version this server does not speak is 400
+ * {@code UnsupportedProtocolVersionError} naming the ones it does (basic/versioning), an unknown
+ * method 404 with -32601 ("Protocol Version Header"). Nothing is kept between requests: a session
+ * id, if sent, is ignored ("Earlier Streamable HTTP Revisions").
+ */
+final class ModernRequests {
+    private static final String SENTINEL_START = "=?base64?";
+    private static final String SENTINEL_END = "?=";
+
+    private final McpEndpoint endpoint;
+
+    ModernRequests(McpEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    CompletionStage<Response> handle(Request req, ObjectNode message, String header) {
+        JsonNode id = message.get("id");
+        if (!"2.0".equals(message.path("jsonrpc").asString(null)) || !message.path("method").isString()) {
+            return McpEndpoint.done(JsonRpc.fail(400, id, JsonRpc.INVALID_REQUEST, "not a JSON-RPC 2.0 request"));
+        }
+        String method = message.get("method").asString();
+        JsonNode params = message.get("params");
+        JsonNode meta = params == null ? null : params.path("_meta").get(McpEndpoint.VERSION_META);
+        if (header == null) return mismatch(id, "the MCP-Protocol-Version header is missing");
+        if (meta == null || !meta.isString()) return mismatch(id, "params._meta lacks " + McpEndpoint.VERSION_META);
+        if (!header.equals(meta.asString())) {
+            return mismatch(id, "MCP-Protocol-Version header " + printable(header) + " does not match the body's " + printable(meta.asString()));
+        }
+        if (!McpEndpoint.MODERN.equals(header)) {
+            ObjectNode data = JsonRpc.NODES.objectNode();
+            data.putArray("supported").add(McpEndpoint.MODERN).add(McpEndpoint.LEGACY.get(0)).add(McpEndpoint.LEGACY.get(1))
+                    .add(McpEndpoint.LEGACY.get(2));
+            data.put("requested", header);
+            return McpEndpoint.done(JsonRpc.answer(400, JsonRpc.error(id, JsonRpc.UNSUPPORTED_VERSION, "Unsupported protocol version", data)));
+        }
+        String methodHeader = req.header("Mcp-Method").orElse(null);
+        if (methodHeader == null) return mismatch(id, "the Mcp-Method header is missing");
+        if (!methodHeader.equals(method)) return mismatch(id, "Mcp-Method header " + printable(methodHeader) + " does not match " + method);
+        String named = method.equals("tools/call") || method.equals("prompts/get") ? "name" : method.equals("resources/read") ? "uri" : null;
+        if (named != null) {
+            String nameHeader = req.header("Mcp-Name").orElse(null);
+            if (nameHeader == null) return mismatch(id, "the Mcp-Name header is missing");
+            String decoded = decode(nameHeader);
+            JsonNode bodyName = params.get(named);
+            if (decoded == null || bodyName == null || !decoded.equals(bodyName.asString(null))) {
+                return mismatch(id, "Mcp-Name header does not match params." + named);
+            }
+        }
+        if (id == null) return McpEndpoint.done(Response.status(202)); // a notification: nothing to answer
+        if (method.equals("server/discover")) return McpEndpoint.done(JsonRpc.answer(200, JsonRpc.result(id, discover())));
+        if (!Methods.shared(method)) {
+            return McpEndpoint.done(JsonRpc.fail(404, id, JsonRpc.METHOD_NOT_FOUND, "method not found: " + method));
+        }
+        return new Methods(endpoint).call(req, method, params).thenApply(a -> {
+            if (a.refusal() != null) return a.refusal();
+            if (a.failed()) return JsonRpc.fail(a.errorCode() == JsonRpc.METHOD_NOT_FOUND ? 404 : 200, id, a.errorCode(), a.errorMessage());
+            a.result().put("resultType", "complete");
+            return JsonRpc.answer(200, JsonRpc.result(id, a.result()));
+        });
+    }
+
+    private ObjectNode discover() {
+        ObjectNode r = JsonRpc.NODES.objectNode().put("resultType", "complete");
+        r.putArray("supportedVersions").add(McpEndpoint.MODERN);
+        r.set("capabilities", Methods.capabilities());
+        r.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo").put("name", endpoint.settings().name())
+                .put("version", endpoint.settings().version());
+        endpoint.settings().instructions().ifPresent(i -> r.put("instructions", i));
+        return r;
+    }
+
+    private static CompletionStage<Response> mismatch(JsonNode id, String why) {
+        return McpEndpoint.done(JsonRpc.fail(400, id, JsonRpc.HEADER_MISMATCH, "Header mismatch: " + why));
+    }
+
+    /** @return the header's value, Base64 sentinel decoded; null if it is not valid */
+    static String decode(String value) {
+        if (!value.startsWith(SENTINEL_START) || !value.endsWith(SENTINEL_END) || value.length() < SENTINEL_START.length() + SENTINEL_END.length()) {
+            return value;
+        }
+        try {
+            return new String(Base64.getDecoder().decode(value.substring(SENTINEL_START.length(), value.length() - SENTINEL_END.length())),
+                    StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String printable(String s) {
+        String t = s.length() > 64 ? s.substring(0, 64) + "..." : s;
+        return "'" + t.replaceAll("[^\\x20-\\x7e]", "?") + "'";
+    }
+
+    static List<String> supported() {
+        return List.of(McpEndpoint.MODERN, McpEndpoint.LEGACY.get(0), McpEndpoint.LEGACY.get(1), McpEndpoint.LEGACY.get(2));
+    }
+}

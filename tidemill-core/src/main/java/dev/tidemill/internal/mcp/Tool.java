@@ -1,0 +1,74 @@
+package dev.tidemill.internal.mcp;
+
+import dev.tidemill.Requirement;
+import dev.tidemill.Route;
+import dev.tidemill.internal.openapi.ToolSchemas;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A route marked as an MCP tool, with what {@code tools/list} says of it: its input and output
+ * schemas ({@link ToolSchemas}) and hints from its method (2025-11-25 server/tools, "Tool
+ * Annotations": GET read-only, PUT idempotent, DELETE destructive, the rest neither).
+ *
+ * @param name the tool's name
+ * @param route the route a call runs
+ * @param schemas its schemas and how arguments map to the request
+ * @param requirement who may call it (the route's, its group's, else the app's)
+ * @param definition the tool as {@code tools/list} shows it
+ */
+record Tool(String name, Route route, ToolSchemas schemas, Requirement requirement, ObjectNode definition) {
+
+    /**
+     * @param routes every route of the app
+     * @param requirementOf a route's effective requirement, null when none is decided
+     * @return the tools, by name, in registration order
+     * @throws IllegalStateException naming the route, for a duplicate name, a tool without an auth
+     *     decision, or a route a tool cannot call (a streamed, form or multipart body)
+     */
+    static Map<String, Tool> of(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
+        Map<String, Tool> out = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (Route r : routes) {
+            String name = r.toolName().orElse(null);
+            if (name == null) continue;
+            Tool taken = out.get(name);
+            if (taken != null) {
+                problems.add("tool " + name + " is declared twice: " + taken.route() + " and " + r);
+                continue;
+            }
+            Requirement who = requirementOf.apply(r);
+            if (who == null) {
+                problems.add("tool " + name + " (" + r + ") has no auth decision: say who may call it with requires(...) on the route, "
+                        + "its group or the app (Requirement.anonymous() for anyone)");
+                continue;
+            }
+            if (r.streamsBody() || r.bodyMediaType().filter(t -> !t.equals(JsonRpc.JSON)).isPresent()) {
+                problems.add("tool " + name + " (" + r + ") takes a streamed, form or multipart body: a tool's body is JSON");
+                continue;
+            }
+            ToolSchemas schemas = ToolSchemas.of(r);
+            ObjectNode def = JsonRpc.NODES.objectNode().put("name", name);
+            r.summary().ifPresent(s -> def.put("title", s));
+            def.put("description", r.toolDescription().orElseThrow());
+            def.set("inputSchema", schemas.input());
+            schemas.output().ifPresent(o -> def.set("outputSchema", o));
+            ObjectNode hints = def.putObject("annotations");
+            switch (r.method()) {
+                case "GET" -> hints.put("readOnlyHint", true).put("destructiveHint", false).put("idempotentHint", true);
+                case "PUT" -> hints.put("readOnlyHint", false).put("destructiveHint", false).put("idempotentHint", true);
+                case "DELETE" -> hints.put("readOnlyHint", false).put("destructiveHint", true).put("idempotentHint", true);
+                default -> hints.put("readOnlyHint", false).put("destructiveHint", false).put("idempotentHint", false);
+            }
+            hints.put("openWorldHint", false);
+            out.put(name, new Tool(name, r, schemas, who, def));
+        }
+        if (!problems.isEmpty()) throw new IllegalStateException(String.join("; ", problems));
+        return out;
+    }
+}
