@@ -23,6 +23,11 @@ final class McpRoutes {
             app.register("POST", settings.path(), e::post, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
             app.register("GET", settings.path(), e::get, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
             app.register("DELETE", settings.path(), e::delete, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
+            java.util.Optional<String> issuer = app.config().auth().bearerTokens().flatMap(BearerTokens::issuer);
+            for (String at : java.util.List.of(McpEndpoint.WELL_KNOWN + settings.path(), McpEndpoint.WELL_KNOWN)) {
+                app.register("GET", at, req -> e.resourceMetadata(req, issuer), null).requires(Requirement.anonymous())
+                        .mode(ExecutionMode.IO).operational(true);
+            }
         } catch (IllegalArgumentException taken) {
             throw new IllegalArgumentException(taken.getMessage() + "; the MCP endpoint takes " + settings.path()
                     + " (Mcp.builder().path(...) moves it)", taken);

@@ -9,6 +9,7 @@ import dev.tidemill.OpenApi;
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Problem;
+import dev.tidemill.Requirement;
 import dev.tidemill.Response;
 import dev.tidemill.Route;
 import dev.tidemill.RouteGroup;
@@ -85,14 +86,17 @@ public final class Demo {
         app.get("/hello", req -> "Hello, World!").returns(String.class);
         app.get("/json", req -> new Message("Hello, World!")).returns(Message.class);
         app.get("/items/{id}", req -> new Item(req.param(ITEM_ID), req.param(VERBOSE), req.param(TAGS)))
-                .params(ITEM_ID, VERBOSE, TAGS).returns(Item.class);
+                .params(ITEM_ID, VERBOSE, TAGS).returns(Item.class)
+                .requires(Requirement.anonymous()).tool("get_item", "An item by its id, with the query options echoed back");
         app.get("/search", req -> Map.of("q", req.param(Q), "limit", req.param(LIMIT),
                         "since", req.param(SINCE).map(LocalDate::toString).orElse("any")))
-                .params(Q, LIMIT, SINCE);
+                .params(Q, LIMIT, SINCE)
+                .requires(Requirement.anonymous()).tool("search", "Searches for q: at most limit results, since a date if given");
         app.post("/users", req -> {
             NewUser u = req.body(NewUser.class);
             return Response.status(201).json(new User(1, u.name(), u.age()));
-        }).body(NewUser.class).returns(201, User.class).summary("Create a user").tags("users");
+        }).body(NewUser.class).returns(201, User.class).summary("Create a user").tags("users")
+                .requires(Requirement.anonymous()).tool("create_user", "Creates a user from a name and an age (0 to 150)");
         app.get("/work", req -> {
             long us = Math.min(req.param(MICROS), 1_000_000L);
             return "worked " + burn(us) + " us\n";
@@ -133,7 +137,8 @@ public final class Demo {
             ChatMessage m = req.body(ChatMessage.class);
             // completes once the message is stored (on Redis: once XADD is answered); 503 while Redis is away
             return rooms.publishAsync(roomSubject(req.param(ROOM)), m.text()).thenApply(id -> Response.status(202).json(Map.of("id", id)));
-        }).params(ROOM).body(ChatMessage.class).summary("Post a message to a room").tags("rooms");
+        }).params(ROOM).body(ChatMessage.class).summary("Post a message to a room").tags("rooms")
+                .requires(Requirement.anonymous()).tool("post_message", "Posts a text to a chat room, live at /rooms/{room}/events");
         app.get("/rooms/{room}/events", req -> Response.sse(rooms, roomSubject(req.param(ROOM)), msg -> SseEvent.data(msg.value())))
                 .params(ROOM);
         app.get("/rooms/{room}/ws", req -> Response.webSocket(new RoomSocket(rooms, roomSubject(req.param(ROOM)))))
@@ -145,6 +150,7 @@ public final class Demo {
         LiveBoard.register(app, assets);
         Uploads.register(app); // PUT /files/{name}: a streamed body to a temporary directory
         app.openApi(OpenApi.builder().title("Tidemill demo").version("0.1.0").build()); // /openapi.json and /docs
+        DemoMcp.register(app, rooms); // GET /admin/stats (scope admin), and the routes marked .tool(...) at /mcp
         // CORS: scripts on CORS_ORIGIN may call /api (preflights answered by the server); /limited is rate limited
         RouteGroup api = app.group("/api").cors(Cors.builder().allowOrigins(CORS_ORIGIN).allowMethods("GET", "POST")
                 .allowHeaders("Content-Type").maxAge(Duration.ofMinutes(10)).build());
@@ -358,6 +364,7 @@ public final class Demo {
                         .append(base).append("/board/notes   # 403: a cross-site POST with the session's cookie (CSRF)\n");
             }
         }
+        DemoMcp.banner(b, base);
         b.append("Operations (docs/operations.md):\n");
         b.append("  curl -i ").append(base).append("/livez      # 503 naming a stuck worker or I/O loop\n");
         b.append("  curl -i ").append(base).append("/readyz     # readiness checks; 503 while stopping\n");

@@ -135,7 +135,7 @@ public abstract class ExchangeRequest implements Request {
     }
 
     /** @return whether the request came over TLS */
-    boolean overTls() {
+    public boolean overTls() {
         return security != null;
     }
 

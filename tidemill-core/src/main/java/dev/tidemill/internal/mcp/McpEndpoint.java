@@ -104,6 +104,42 @@ public final class McpEndpoint {
         return new SessionRequests(this).handle(req, message, header);
     }
 
+    /**
+     * The endpoint's OAuth protected resource metadata (RFC 9728 section 3; 2025-11-25
+     * basic/authorization, "Authorization Server Discovery"): the resource (this endpoint's URL), the
+     * authorization server that issues its tokens (the bearer tokens' issuer, when set), the scopes its
+     * tools ask for, and that tokens go in the Authorization header only.
+     *
+     * @param req the request for the metadata
+     * @param issuer the bearer tokens' issuer, if any
+     * @return the document
+     */
+    public Response resourceMetadata(Request req, java.util.Optional<String> issuer) {
+        ObjectNode doc = JsonRpc.NODES.objectNode().put("resource", origin(req) + settings.path());
+        issuer.ifPresent(i -> doc.putArray("authorization_servers").add(i));
+        java.util.Set<String> scopes = new java.util.TreeSet<>();
+        for (Tool t : tools.values()) scopes.addAll(t.requirement().scopes());
+        var s = doc.putArray("scopes_supported");
+        scopes.forEach(s::add);
+        doc.putArray("bearer_methods_supported").add("header");
+        doc.put("resource_name", settings.name());
+        return Response.ok().bytes(JsonRpc.MAPPER.writeValueAsBytes(doc), JsonRpc.JSON).header("Cache-Control", "max-age=300");
+    }
+
+    /** @return scheme, host and port as the request reached this server */
+    static String origin(Request req) {
+        boolean tls = req instanceof dev.tidemill.internal.exchange.Exchange ex && ex.overTls();
+        return (tls ? "https://" : "http://") + req.header("Host").orElse("localhost");
+    }
+
+    /** @return where the metadata of the endpoint at {@code path} is (RFC 9728 section 3.1: the well-known prefix before the path) */
+    static String metadataUrl(Request req, String path) {
+        return origin(req) + WELL_KNOWN + path;
+    }
+
+    /** The well-known path of protected resource metadata (RFC 9728 section 3). */
+    public static final String WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
     /** GET: no stream the server starts, in either era. */
     public Response get(Request req) {
         Response refused = foreignOrigin(req);

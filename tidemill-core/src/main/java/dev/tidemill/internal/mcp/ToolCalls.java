@@ -60,7 +60,7 @@ final class ToolCalls {
         }
         headers.set("Content-Length", Integer.toString(bytes.length));
         return InnerCall.run((Exchange) mcpRequest, tool.route().method(), uri.toString(), headers, bytes)
-                .thenApply(a -> outcome(tool, a));
+                .thenApply(a -> outcome(mcpRequest, tool, a));
     }
 
     /** Fills the path from the pattern; @return the name of a missing path argument, else null */
@@ -110,11 +110,12 @@ final class ToolCalls {
         return null;
     }
 
-    private static Outcome outcome(Tool tool, InnerCall.Answer a) {
+    private static Outcome outcome(Request mcpRequest, Tool tool, InnerCall.Answer a) {
         if (a.status() == 401 || a.status() == 403) {
             Response refusal = Response.status(a.status()).bytes(a.body(), a.contentType() == null ? "application/problem+json" : a.contentType());
             String challenge = a.header("WWW-Authenticate");
-            if (challenge != null) refusal.header("WWW-Authenticate", challenge);
+            String metadata = McpEndpoint.metadataUrl(mcpRequest, mcpRequest.path());
+            if (challenge != null) refusal = refusal.header("WWW-Authenticate", withResourceMetadata(challenge, metadata));
             return new Outcome(null, refusal);
         }
         String text = new String(a.body(), StandardCharsets.UTF_8);
@@ -146,6 +147,18 @@ final class ToolCalls {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Adds {@code resource_metadata} (RFC 9728 section 5.1) to the Bearer challenge of a
+     * {@code WWW-Authenticate} value, so a client learns where to get a token; other schemes' challenges stay as they are.
+     */
+    static String withResourceMetadata(String challenge, String metadata) {
+        String param = "resource_metadata=\"" + metadata + "\"";
+        if (challenge.equals("Bearer")) return "Bearer " + param;
+        if (challenge.startsWith("Bearer,")) return "Bearer " + param + challenge.substring("Bearer".length());
+        if (challenge.startsWith("Bearer ")) return "Bearer " + param + ", " + challenge.substring("Bearer ".length());
+        return challenge;
     }
 
     static ObjectNode toolError(String message) {
