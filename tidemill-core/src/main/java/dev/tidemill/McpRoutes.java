@@ -17,7 +17,7 @@ final class McpRoutes {
     }
 
     static McpRoutes register(Tidemill app, Mcp settings, SessionStore store) {
-        McpRoutes routes = new McpRoutes(new McpEndpoint(settings, store));
+        McpRoutes routes = new McpRoutes(new McpEndpoint(settings, store, app.config().host()));
         McpEndpoint e = routes.endpoint;
         try {
             app.register("POST", settings.path(), e::post, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);

@@ -35,14 +35,18 @@ public final class McpEndpoint {
 
     private final Mcp settings;
     private final McpSessions sessions;
+    /** The server listens on a loopback address only: every Host and Origin must name the loopback. */
+    private final boolean loopback;
     private volatile Map<String, Tool> tools = Map.of();
 
     /**
      * @param settings the endpoint's settings
      * @param store where session-era sessions live: the app's session store, else one of the endpoint's own
+     * @param bindAddress the address the server listens on ({@code Config.host()})
      */
-    public McpEndpoint(Mcp settings, SessionStore store) {
+    public McpEndpoint(Mcp settings, SessionStore store, String bindAddress) {
         this.settings = settings;
+        this.loopback = loopbackName(bindAddress);
         this.sessions = new McpSessions(store, settings.sessionIdle());
     }
 
@@ -163,25 +167,53 @@ public final class McpEndpoint {
     }
 
     /**
-     * 2025-11-25 and 2026-07-28 transports, "Security Warning": an {@code Origin} other than the
-     * endpoint's own or an allowed one is answered 403 (DNS rebinding). No {@code Origin}: not a browser.
+     * DNS rebinding (2025-11-25 and 2026-07-28 transports, "Security Warning"): a web page whose
+     * name an attacker points at 127.0.0.1 reaches a local server with its own name in {@code Host}
+     * and {@code Origin}, both consistent. So a server listening on the loopback only answers a
+     * {@code Host} naming the loopback ({@code localhost}, {@code 127.0.0.1}, {@code [::1]}, any
+     * port), and an {@code Origin} on the loopback or in {@link Mcp#allowedOrigins()}; a server on
+     * other addresses answers an {@code Origin} whose host and port are the request's {@code Host},
+     * or an allowed one. Anything else is 403. No {@code Origin}: not a browser.
      */
     private Response foreignOrigin(Request req) {
-        String origin = req.header("Origin").orElse(null);
-        if (origin == null) return null;
-        if (settings.allowedOrigins().contains(origin)) return null;
         String host = req.header("Host").orElse("");
+        if (loopback && !loopbackName(hostName(host))) {
+            return JsonRpc.fail(403, null, JsonRpc.INVALID_REQUEST, "this server answers requests to the loopback only, not to host "
+                    + printable(host));
+        }
+        String origin = req.header("Origin").orElse(null);
+        if (origin == null || settings.allowedOrigins().contains(origin)) return null;
         try {
             URI u = URI.create(origin);
             String authority = u.getRawAuthority();
-            if (authority != null && authority.equalsIgnoreCase(host) && ("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {
-                return null;
-            }
+            boolean web = "http".equals(u.getScheme()) || "https".equals(u.getScheme());
+            if (web && authority != null && (loopback ? loopbackName(u.getHost()) : authority.equalsIgnoreCase(host))) return null;
         } catch (IllegalArgumentException e) {
             // not a URI: foreign
         }
-        return JsonRpc.fail(403, null, JsonRpc.INVALID_REQUEST, "requests from origin " + origin.replaceAll("[^\\x20-\\x7e]", "?")
-                + " are not accepted");
+        return JsonRpc.fail(403, null, JsonRpc.INVALID_REQUEST, "requests from origin " + printable(origin) + " are not accepted");
+    }
+
+    /** @return the host of a {@code Host} value, without its port */
+    static String hostName(String hostHeader) {
+        if (hostHeader.startsWith("[")) {
+            int end = hostHeader.indexOf(']');
+            return end < 0 ? hostHeader : hostHeader.substring(0, end + 1);
+        }
+        int colon = hostHeader.lastIndexOf(':');
+        return colon < 0 ? hostHeader : hostHeader.substring(0, colon);
+    }
+
+    static boolean loopbackName(String host) {
+        if (host == null) return false;
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.equals("localhost") || h.equals("127.0.0.1") || h.equals("[::1]") || h.equals("::1")
+                || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    }
+
+    private static String printable(String s) {
+        String t = s.length() > 100 ? s.substring(0, 100) + "..." : s;
+        return t.replaceAll("[^\\x20-\\x7e]", "?");
     }
 
     private static boolean acceptsJson(Request req) {

@@ -269,6 +269,15 @@ class McpEndpointTest {
         assertThat(r.status()).isEqualTo(403);
         assertThat(r.jsonTree().at("/error").isObject()).isTrue();
         assertThat(r.jsonTree().get("id").isNull()).isTrue();
+        // DNS rebinding: a page whose name resolves to 127.0.0.1 sends its own name as Host and Origin, consistently
+        TestResponse rebound = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\"}}", "Host", "evil.example:" + client.server().port(), "Origin", "http://evil.example:" + client.server().port());
+        assertThat(rebound.status()).isEqualTo(403);
+        assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}",
+                "Host", "127.evil.example").status()).isEqualTo(403);
+        TestResponse local = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\"}}", "Host", "localhost:" + client.server().port(), "Origin", "http://localhost:3000");
+        assertThat(local.status()).as("a page on the loopback itself").isEqualTo(200);
     }
 
     @Test
