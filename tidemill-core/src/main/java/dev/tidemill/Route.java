@@ -295,6 +295,30 @@ public final class Route {
         return this;
     }
 
+    /**
+     * Makes this GET route a resource of the app's MCP endpoint: {@code resources/read} of the URI
+     * runs the route. A URI with {@code {name}} parts is a template whose parts are path variables.
+     *
+     * @param uri the resource's absolute URI or URI template, e.g. {@code docs://items/{id}}
+     * @param description what it holds
+     * @return this
+     */
+    public Route resource(String uri, String description) {
+        app.checkNotStarted();
+        docs.resource(uri, description, method, pattern);
+        return this;
+    }
+
+    /** @return the resource URI (or template), if {@link #resource} marked this route */
+    public Optional<String> resourceUri() {
+        return Optional.ofNullable(docs.resourceUri);
+    }
+
+    /** @return the resource's description, if {@link #resource} marked this route */
+    public Optional<String> resourceDescription() {
+        return Optional.ofNullable(docs.resourceDescription);
+    }
+
     /** @return the tool's name, if {@link #tool} marked this route */
     public Optional<String> toolName() {
         return Optional.ofNullable(docs.toolName);

@@ -25,6 +25,23 @@ final class RouteDocs {
     RouteKind kind = RouteKind.HTTP;
     String toolName;
     String toolDescription;
+    String resourceUri;
+    String resourceDescription;
+
+    /** An MCP resource's URI: an absolute URI, or a template whose {@code {name}}s are the route's path variables. */
+    void resource(String uri, String description, String method, String pattern) {
+        Objects.requireNonNull(uri, "uri");
+        if (!method.equals("GET")) throw new IllegalArgumentException("a resource is read with GET; " + method + " " + pattern + " is not");
+        if (!uri.matches("[A-Za-z][A-Za-z0-9+.-]*:[^\\s]*")) throw new IllegalArgumentException("a resource URI is absolute: " + uri);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{([^}]+)}").matcher(uri);
+        while (m.find()) {
+            if (!pattern.contains("{" + m.group(1) + "}")) {
+                throw new IllegalArgumentException("resource " + uri + ": {" + m.group(1) + "} is no path variable of " + pattern);
+            }
+        }
+        resourceDescription = text("description", description);
+        resourceUri = uri;
+    }
 
     /** MCP's tool names (2025-11-25, server/tools, "Tool Names"): 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.'. */
     void tool(String name, String description) {

@@ -26,7 +26,11 @@ import java.util.concurrent.TimeUnit;
 final class McpNode {
     private static final Path SOURCE = Path.of("src/test/node/mcp");
     static final Path WORK = Path.of("target/mcp-node");
-    private static final List<String> FILES = List.of("package.json", "package-lock.json", "sdk-client.mjs");
+    private static final List<String> FILES = List.of("package.json", "package-lock.json", "sdk-client.mjs",
+            "expected-failures-2025-11-25.yaml", "expected-failures-2026-07-28.yaml");
+
+    /** What a program did: its exit status and output. */
+    record Result(int status, String stdout, String stderr) {}
 
     private McpNode() {}
 
@@ -44,7 +48,13 @@ final class McpNode {
      */
     static synchronized String run(List<String> args, byte[] stdin, long timeoutSeconds) throws Exception {
         install();
-        return exec(args, stdin, timeoutSeconds, true);
+        return exec(args, stdin, timeoutSeconds, true).stdout();
+    }
+
+    /** Runs {@code args} in {@link #WORK}, whatever its exit status. */
+    static synchronized Result exec(List<String> args, long timeoutSeconds) throws Exception {
+        install();
+        return exec(args, new byte[0], timeoutSeconds, false);
     }
 
     private static synchronized void install() throws Exception {
@@ -59,7 +69,7 @@ final class McpNode {
         }
     }
 
-    private static String exec(List<String> command, byte[] stdin, long timeoutSeconds, boolean mustSucceed) throws Exception {
+    private static Result exec(List<String> command, byte[] stdin, long timeoutSeconds, boolean mustSucceed) throws Exception {
         Process p;
         try {
             p = new ProcessBuilder(new ArrayList<>(command)).directory(WORK.toFile()).start();
@@ -79,7 +89,7 @@ final class McpNode {
         String stdout = new String(out.get(), StandardCharsets.UTF_8);
         String stderr = new String(err.get(), StandardCharsets.UTF_8);
         if (mustSucceed && p.exitValue() != 0) fail(String.join(" ", command) + " exited " + p.exitValue() + ": " + stderr + "\n" + stdout);
-        return stdout;
+        return new Result(p.exitValue(), stdout, stderr);
     }
 
     private static byte[] readAll(InputStream in) {

@@ -38,6 +38,7 @@ public final class McpEndpoint {
     /** The server listens on a loopback address only: every Host and Origin must name the loopback. */
     private final boolean loopback;
     private volatile Map<String, Tool> tools = Map.of();
+    private volatile Map<String, McpResource> resources = Map.of();
 
     /**
      * @param settings the endpoint's settings
@@ -59,6 +60,7 @@ public final class McpEndpoint {
      */
     public void start(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
         tools = Tool.of(routes, requirementOf);
+        resources = McpResource.of(routes, requirementOf);
     }
 
     /** @return the tools' names, in registration order */
@@ -68,6 +70,21 @@ public final class McpEndpoint {
 
     Map<String, Tool> tools() {
         return tools;
+    }
+
+    /** @return whether some tool or resource is not for anyone: lists then depend on the caller */
+    boolean anyGuarded() {
+        for (Tool t : tools.values()) {
+            if (t.requirement() != Requirement.anonymous()) return true;
+        }
+        for (McpResource r : resources.values()) {
+            if (r.requirement() != Requirement.anonymous()) return true;
+        }
+        return false;
+    }
+
+    Map<String, McpResource> resources() {
+        return resources;
     }
 
     Mcp settings() {

@@ -18,13 +18,22 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Methods {
     /** What a method came to. */
-    record Answer(ObjectNode result, int errorCode, String errorMessage, dev.tidemill.Response refusal) {
+    record Answer(ObjectNode result, int errorCode, String errorMessage, dev.tidemill.Response refusal, String uri) {
+        Answer(ObjectNode result, int errorCode, String errorMessage, dev.tidemill.Response refusal) {
+            this(result, errorCode, errorMessage, refusal, null);
+        }
+
         static Answer ok(ObjectNode result) {
             return new Answer(result, 0, null, null);
         }
 
         static Answer error(int code, String message) {
             return new Answer(null, code, message, null);
+        }
+
+        /** @return the error's {@code data}: the URI not found, if that was it */
+        JsonNode data() {
+            return uri == null ? null : JsonRpc.NODES.objectNode().put("uri", uri);
         }
 
         boolean failed() {
@@ -41,7 +50,7 @@ final class Methods {
     /** @return whether {@code method} is one of these */
     static boolean shared(String method) {
         return switch (method) {
-            case "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list" -> true;
+            case "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read" -> true;
             default -> false;
         };
     }
@@ -51,8 +60,9 @@ final class Methods {
             case "ping" -> McpEndpoint.done(Answer.ok(JsonRpc.NODES.objectNode()));
             case "tools/list" -> McpEndpoint.done(list(req, params));
             case "tools/call" -> call(req, params);
-            case "resources/list" -> McpEndpoint.done(Answer.ok(empty("resources")));
-            case "resources/templates/list" -> McpEndpoint.done(Answer.ok(empty("resourceTemplates")));
+            case "resources/list" -> McpEndpoint.done(Answer.ok(resources(req, false)));
+            case "resources/templates/list" -> McpEndpoint.done(Answer.ok(resources(req, true)));
+            case "resources/read" -> read(req, params);
             default -> McpEndpoint.done(Answer.error(JsonRpc.METHOD_NOT_FOUND, "method not found: " + method));
         };
     }
@@ -94,10 +104,31 @@ final class Methods {
         return ToolCalls.call(req, tool, args).thenApply(o -> o.refusal() != null ? new Answer(null, 0, null, o.refusal()) : Answer.ok(o.result()));
     }
 
-    private static ObjectNode empty(String field) {
+    /** The resources (or templates) this caller may read; one page: resources are few, and declared in code. */
+    private ObjectNode resources(Request req, boolean templates) {
         ObjectNode result = JsonRpc.NODES.objectNode();
-        result.putArray(field);
+        ArrayNode out = result.putArray(templates ? "resourceTemplates" : "resources");
+        for (McpResource r : endpoint.resources().values()) {
+            if (r.template() == templates && r.requirement().isMetBy(req.principal())) out.add(r.definition());
+        }
         return result;
+    }
+
+    /**
+     * {@code resources/read}: an exact URI first, then the templates in declaration order. An unknown
+     * URI is -32602 with the URI in {@code data} (2026-07-28 server/resources, "Error Handling").
+     */
+    private CompletionStage<Answer> read(Request req, JsonNode params) {
+        JsonNode uri = params == null ? null : params.get("uri");
+        if (uri == null || !uri.isString()) return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "resources/read needs params.uri"));
+        String read = uri.asString();
+        McpResource exact = endpoint.resources().get(read);
+        if (exact != null && !exact.template()) return exact.read(req, read, java.util.Map.of());
+        for (McpResource r : endpoint.resources().values()) {
+            java.util.Map<String, String> values = r.template() ? r.match(read) : null;
+            if (values != null) return r.read(req, read, values);
+        }
+        return McpEndpoint.done(new Answer(null, JsonRpc.INVALID_PARAMS, "Resource not found", null, read));
     }
 
     /** @return the capabilities this server declares */

@@ -19,6 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * id, if sent, is ignored ("Earlier Streamable HTTP Revisions").
  */
 final class ModernRequests {
+    static final String CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+    /** How long a client may reuse a list or a read (server/utilities/caching): the tools do not change while the server runs. */
+    static final long TTL_MILLIS = 300_000;
     private static final String SENTINEL_START = "=?base64?";
     private static final String SENTINEL_END = "?=";
 
@@ -35,16 +38,21 @@ final class ModernRequests {
         }
         String method = message.get("method").asString();
         JsonNode params = message.get("params");
-        JsonNode meta = params == null ? null : params.path("_meta").get(McpEndpoint.VERSION_META);
+        JsonNode metaObject = params == null ? null : params.get("_meta");
+        JsonNode meta = metaObject == null ? null : metaObject.get(McpEndpoint.VERSION_META);
         if (header == null) return mismatch(id, "the MCP-Protocol-Version header is missing");
-        if (meta == null || !meta.isString()) return mismatch(id, "params._meta lacks " + McpEndpoint.VERSION_META);
+        // basic/index "_meta": every request carries its version and the client's capabilities (clientInfo is a SHOULD)
+        if (meta == null || !meta.isString() || !metaObject.path(CAPABILITIES_META).isObject()) {
+            return McpEndpoint.done(JsonRpc.fail(400, id, JsonRpc.INVALID_PARAMS, "params._meta must carry " + McpEndpoint.VERSION_META
+                    + " and " + CAPABILITIES_META));
+        }
         if (!header.equals(meta.asString())) {
             return mismatch(id, "MCP-Protocol-Version header " + printable(header) + " does not match the body's " + printable(meta.asString()));
         }
         if (!McpEndpoint.MODERN.equals(header)) {
+            // the versions this path speaks, as server/discover lists them; the session-based ones begin with initialize
             ObjectNode data = JsonRpc.NODES.objectNode();
-            data.putArray("supported").add(McpEndpoint.MODERN).add(McpEndpoint.LEGACY.get(0)).add(McpEndpoint.LEGACY.get(1))
-                    .add(McpEndpoint.LEGACY.get(2));
+            data.putArray("supported").add(McpEndpoint.MODERN);
             data.put("requested", header);
             return McpEndpoint.done(JsonRpc.answer(400, JsonRpc.error(id, JsonRpc.UNSUPPORTED_VERSION, "Unsupported protocol version", data)));
         }
@@ -63,13 +71,19 @@ final class ModernRequests {
         }
         if (id == null) return McpEndpoint.done(Response.status(202)); // a notification: nothing to answer
         if (method.equals("server/discover")) return McpEndpoint.done(JsonRpc.answer(200, JsonRpc.result(id, discover())));
-        if (!Methods.shared(method)) {
+        if (!Methods.shared(method) || method.equals("ping")) { // ping is gone from 2026-07-28 (changelog)
             return McpEndpoint.done(JsonRpc.fail(404, id, JsonRpc.METHOD_NOT_FOUND, "method not found: " + method));
         }
         return new Methods(endpoint).call(req, method, params).thenApply(a -> {
             if (a.refusal() != null) return a.refusal();
-            if (a.failed()) return JsonRpc.fail(a.errorCode() == JsonRpc.METHOD_NOT_FOUND ? 404 : 200, id, a.errorCode(), a.errorMessage());
+            if (a.failed()) {
+                return JsonRpc.answer(a.errorCode() == JsonRpc.METHOD_NOT_FOUND ? 404 : 200, JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data()));
+            }
             a.result().put("resultType", "complete");
+            if (method.endsWith("/list") || method.equals("resources/read")) {
+                // what a caller sees depends on who it is once any tool needs a requirement: private to that caller
+                a.result().put("ttlMs", TTL_MILLIS).put("cacheScope", endpoint.anyGuarded() ? "private" : "public");
+            }
             return JsonRpc.answer(200, JsonRpc.result(id, a.result()));
         });
     }

@@ -96,7 +96,7 @@ final class SessionRequests {
         }
         return new Methods(endpoint).call(req, name, message.get("params")).thenApply(a -> {
             if (a.refusal() != null) return a.refusal();
-            if (a.failed()) return JsonRpc.error(id, a.errorCode(), a.errorMessage(), null);
+            if (a.failed()) return JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data());
             return JsonRpc.result(id, a.result());
         });
     }

@@ -48,10 +48,7 @@ final class ToolCalls {
         String unknown = queryAndBody(tool, args, uri, body);
         if (unknown != null) return CompletableFuture.completedFuture(new Outcome(toolError("unknown argument " + unknown), null));
         HttpHeaders headers = new DefaultHttpHeaders();
-        for (Map.Entry<String, String> h : ((Exchange) mcpRequest).nettyHeaders()) {
-            if (!NOT_FORWARDED.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) headers.add(h.getKey(), h.getValue());
-        }
-        headers.set("Accept", "application/json, text/plain;q=0.9, */*;q=0.1");
+        forward(mcpRequest, headers);
         byte[] bytes = new byte[0];
         if (tool.route().body().isPresent()) {
             JsonNode value = tool.schemas().flatBody() ? body : args.get(ToolSchemas.BODY);
@@ -61,6 +58,23 @@ final class ToolCalls {
         headers.set("Content-Length", Integer.toString(bytes.length));
         return InnerCall.run((Exchange) mcpRequest, tool.route().method(), uri.toString(), headers, bytes)
                 .thenApply(a -> outcome(mcpRequest, tool, a));
+    }
+
+    /** Copies the MCP request's fields a call carries (its credentials among them) into {@code headers}. */
+    static void forward(Request mcpRequest, HttpHeaders headers) {
+        for (Map.Entry<String, String> h : ((Exchange) mcpRequest).nettyHeaders()) {
+            if (!NOT_FORWARDED.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) headers.add(h.getKey(), h.getValue());
+        }
+        headers.set("Accept", "application/json, text/plain;q=0.9, */*;q=0.1");
+    }
+
+    /** A route's 401 or 403 as the answer to the MCP request itself, its Bearer challenge naming the resource metadata. */
+    static Response refusal(Request mcpRequest, InnerCall.Answer a) {
+        Response refusal = Response.status(a.status()).bytes(a.body(), a.contentType() == null ? "application/problem+json" : a.contentType());
+        String challenge = a.header("WWW-Authenticate");
+        String metadata = McpEndpoint.metadataUrl(mcpRequest, mcpRequest.path());
+        if (challenge != null) refusal = refusal.header("WWW-Authenticate", withResourceMetadata(challenge, metadata));
+        return refusal;
     }
 
     /** Fills the path from the pattern; @return the name of a missing path argument, else null */
@@ -111,22 +125,30 @@ final class ToolCalls {
     }
 
     private static Outcome outcome(Request mcpRequest, Tool tool, InnerCall.Answer a) {
-        if (a.status() == 401 || a.status() == 403) {
-            Response refusal = Response.status(a.status()).bytes(a.body(), a.contentType() == null ? "application/problem+json" : a.contentType());
-            String challenge = a.header("WWW-Authenticate");
-            String metadata = McpEndpoint.metadataUrl(mcpRequest, mcpRequest.path());
-            if (challenge != null) refusal = refusal.header("WWW-Authenticate", withResourceMetadata(challenge, metadata));
-            return new Outcome(null, refusal);
-        }
+        if (a.status() == 401 || a.status() == 403) return new Outcome(null, refusal(mcpRequest, a));
+        String type = a.contentType() != null ? a.contentType() : a.header("Content-Type");
+        String mime = type == null ? "" : type.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
         String text = new String(a.body(), StandardCharsets.UTF_8);
         ObjectNode result = JsonRpc.NODES.objectNode();
+        boolean ok = a.status() >= 200 && a.status() <= 299;
+        if (ok && mime.equals(dev.tidemill.ToolContent.MEDIA_TYPE)) {
+            JsonNode content = json(mime, text);
+            result.set("content", content == null ? JsonRpc.NODES.arrayNode() : content.path("content"));
+            result.put("isError", false);
+            return new Outcome(result, null);
+        }
+        if (ok && (mime.startsWith("image/") || mime.startsWith("audio/"))) {
+            result.putArray("content").addObject().put("type", mime.startsWith("image/") ? "image" : "audio")
+                    .put("data", java.util.Base64.getEncoder().encodeToString(a.body())).put("mimeType", mime);
+            result.put("isError", false);
+            return new Outcome(result, null);
+        }
         result.putArray("content").addObject().put("type", "text").put("text", text);
-        if (a.status() < 200 || a.status() > 299) {
+        if (!ok) {
             result.put("isError", true);
             return new Outcome(result, null);
         }
-        String type = a.contentType() != null ? a.contentType() : a.header("Content-Type");
-        JsonNode value = json(type, text);
+        JsonNode value = json(mime, text);
         if (value == null && tool.schemas().output().isPresent()) value = JsonRpc.NODES.stringNode(text); // a declared String answer
         if (value != null) {
             if (tool.schemas().wrapsResult() || !value.isObject()) {

@@ -251,7 +251,8 @@ class McpEndpointTest {
                 "MCP-Protocol-Version", "2026-07-28");
         assertThat(noMethod.jsonTree().at("/error/code").asInt()).isEqualTo(-32020);
         TestResponse unsupported = post("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":{\"_meta\":"
-                + "{\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\"}}}", "MCP-Protocol-Version", "1900-01-01", "Mcp-Method", "ping");
+                + "{\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}",
+                "MCP-Protocol-Version", "1900-01-01", "Mcp-Method", "ping");
         assertThat(unsupported.status()).isEqualTo(400);
         assertThat(unsupported.jsonTree().at("/error/code").asInt()).isEqualTo(-32022);
         assertThat(unsupported.jsonTree().at("/error/data/supported").toString()).contains("2026-07-28");
@@ -260,6 +261,17 @@ class McpEndpointTest {
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.jsonTree().at("/error/code").asInt()).isEqualTo(-32601);
         assertThat(client.send(TestRequest.of("DELETE", "/mcp").header("MCP-Protocol-Version", "2026-07-28")).status()).isEqualTo(405);
+        TestResponse noCapabilities = post("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                + "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list");
+        assertThat(noCapabilities.status()).as("basic/index _meta: clientCapabilities is required").isEqualTo(400);
+        assertThat(noCapabilities.jsonTree().at("/error/code").asInt()).isEqualTo(-32602);
+        TestResponse ping = post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{" + meta + "}}",
+                "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "ping");
+        assertThat(ping.status()).as("changelog: ping is removed").isEqualTo(404);
+        TestResponse list = post("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\",\"params\":{" + meta + "}}",
+                "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list");
+        assertThat(list.jsonTree().at("/result/cacheScope").asString()).as("server/utilities/caching").isEqualTo("private");
+        assertThat(list.jsonTree().at("/result/ttlMs").asLong()).isPositive();
     }
 
     @Test
