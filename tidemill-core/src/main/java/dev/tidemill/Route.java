@@ -319,6 +319,32 @@ public final class Route {
         return Optional.ofNullable(docs.resourceDescription);
     }
 
+    /**
+     * Mirrors a tool argument into the request header {@code Mcp-Param-<header>} (2026-07-28
+     * transports/streamable-http, "Custom Headers from Tool Parameters": its schema property gets
+     * {@code x-mcp-header}), so a gateway can route on it; the endpoint checks the header matches
+     * the argument. For a string, integer or boolean path or query parameter.
+     *
+     * @param argument the argument (a path or query parameter's name)
+     * @param header the header's name after {@code Mcp-Param-}, a token, unique in the tool (case-insensitive)
+     * @return this
+     */
+    public Route toolHeader(String argument, String header) {
+        app.checkNotStarted();
+        Objects.requireNonNull(argument, "argument");
+        if (header == null || !header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) throw new IllegalArgumentException("not a header token: " + header);
+        for (String h : docs.toolHeaders.values()) {
+            if (h.equalsIgnoreCase(header)) throw new IllegalArgumentException("header " + header + " is mirrored twice");
+        }
+        docs.toolHeaders.put(argument, header);
+        return this;
+    }
+
+    /** @return the tool arguments mirrored into headers ({@link #toolHeader}), argument to header name part */
+    public java.util.Map<String, String> toolHeaders() {
+        return java.util.Collections.unmodifiableMap(docs.toolHeaders);
+    }
+
     /** @return the tool's name, if {@link #tool} marked this route */
     public Optional<String> toolName() {
         return Optional.ofNullable(docs.toolName);

@@ -25,6 +25,8 @@ final class RouteDocs {
     RouteKind kind = RouteKind.HTTP;
     String toolName;
     String toolDescription;
+    /** Tool arguments mirrored into {@code Mcp-Param-*} headers: argument name to header name part. */
+    final java.util.Map<String, String> toolHeaders = new java.util.LinkedHashMap<>();
     String resourceUri;
     String resourceDescription;
 

@@ -27,7 +27,7 @@ class PublicApiBoundaryTest {
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
             InMemoryServer.class, InMemoryConnection.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,
-            TopicOverflowException.class, TopicUnavailableException.class, MessageId.class, Mcp.class, Mcp.Builder.class, ToolContent.class, ConsumerGroup.class, ConsumerGroup.Builder.class, ConsumerRoute.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
+            TopicOverflowException.class, TopicUnavailableException.class, MessageId.class, Mcp.class, Mcp.Builder.class, ToolContent.class, ToolCall.class, ToolCall.Level.class, ConsumerGroup.class, ConsumerGroup.Builder.class, ConsumerRoute.class, SseEvent.class, SseStream.class, WebSocket.class, WebSocketHandler.class,
             WebSocketMessage.class, WebSocketOptions.class, WebSocketOptions.Builder.class, WebSocketOverflowException.class,
             dev.tidemill.html.Html.class, dev.tidemill.html.Attr.class, dev.tidemill.html.Element.class,
             dev.tidemill.html.Tags.class, dev.tidemill.html.Svg.class, dev.tidemill.html.Bake.class,

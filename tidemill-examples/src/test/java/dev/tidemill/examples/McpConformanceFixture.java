@@ -1,6 +1,7 @@
 package dev.tidemill.examples;
 
 import dev.tidemill.Config;
+import dev.tidemill.ExecutionMode;
 import dev.tidemill.Mcp;
 import dev.tidemill.Param;
 import dev.tidemill.Problem;
@@ -8,12 +9,14 @@ import dev.tidemill.ProblemException;
 import dev.tidemill.Requirement;
 import dev.tidemill.Response;
 import dev.tidemill.Tidemill;
+import dev.tidemill.ToolCall;
 import dev.tidemill.ToolContent;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The app the MCP conformance suite ({@code @modelcontextprotocol/conformance}) is run against: the
@@ -27,6 +30,8 @@ final class McpConformanceFixture {
             .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==");
     static final byte[] WAV = wav();
     static final Param<String> ID = Param.path("id");
+    static final Param<String> REGION = Param.query("region");
+    static final Param<String> QUERY = Param.query("query");
 
     private McpConformanceFixture() {}
 
@@ -47,6 +52,31 @@ final class McpConformanceFixture {
         app.get("/t/error", req -> {
             throw new ProblemException(Problem.of(500, "Internal Server Error", "This tool intentionally returns an error for testing"));
         }).requires(Requirement.anonymous()).tool("test_error_handling", "Always fails");
+        app.post("/t/logging", req -> {
+            Optional<ToolCall> call = ToolCall.of(req);
+            call.ifPresent(c -> c.log(ToolCall.Level.INFO, "Tool execution started"));
+            Thread.sleep(50);
+            call.ifPresent(c -> c.log(ToolCall.Level.INFO, "Tool processing data"));
+            Thread.sleep(50);
+            call.ifPresent(c -> c.log(ToolCall.Level.INFO, "Tool execution completed"));
+            return Response.ok().text("Logging tool completed");
+        }).mode(ExecutionMode.VIRTUAL).requires(Requirement.anonymous()).tool("test_tool_with_logging", "Logs three messages while it works");
+        app.post("/t/logging-tool", req -> {
+            ToolCall.of(req).ifPresent(c -> c.log(ToolCall.Level.INFO, "a log message"));
+            return Response.ok().text("logged");
+        }).requires(Requirement.anonymous()).tool("test_logging_tool", "Logs one message");
+        app.post("/t/progress", req -> {
+            Optional<ToolCall> call = ToolCall.of(req);
+            for (int p = 0; p <= 100; p += 50) {
+                double at = p;
+                call.ifPresent(c -> c.progress(at, 100, null));
+                if (p < 100) Thread.sleep(50);
+            }
+            return Response.ok().text("Progress tool completed");
+        }).mode(ExecutionMode.VIRTUAL).requires(Requirement.anonymous()).tool("test_tool_with_progress", "Reports progress while it works");
+        app.get("/t/headers", req -> Response.ok().text("region " + req.param(REGION) + ": " + req.param(QUERY)))
+                .params(REGION, QUERY).requires(Requirement.anonymous()).tool("test_custom_headers", "Echoes a region sent as a header too")
+                .toolHeader("region", "Region");
         app.get("/r/static-text", req -> Response.ok().text("This is the content of the static text resource."))
                 .requires(Requirement.anonymous()).summary("Static text").resource("test://static-text", "A static text");
         app.get("/r/static-binary", req -> Response.ok().bytes(PNG, "image/png"))

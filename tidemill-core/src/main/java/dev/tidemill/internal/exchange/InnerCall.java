@@ -58,12 +58,15 @@ public final class InnerCall implements ReplySink {
      * @param uri the request target (path and query, percent-encoded)
      * @param headers the call's headers (the caller's credentials among them)
      * @param body the body, empty for none
+     * @param attributes request attributes the route's handler finds ({@code Request.attribute})
      * @return the route's answer, or the refusal of a stage before it
      */
-    public static CompletionStage<Answer> run(Exchange outer, String method, String uri, HttpHeaders headers, byte[] body) {
+    public static CompletionStage<Answer> run(Exchange outer, String method, String uri, HttpHeaders headers, byte[] body,
+            java.util.Map<String, Object> attributes) {
         InnerCall call = new InnerCall(outer);
         Exchange ex = new Exchange(outer.context, call, 0, method, uri, RequestTarget.rawPath(uri), headers, false,
                 outer.remoteAddress());
+        attributes.forEach(ex::attribute);
         if (outer.transportSecurity() != null) ex.secured(outer.transportSecurity());
         ex.arrived(System.nanoTime());
         RouteGate gate = outer.context.gate();

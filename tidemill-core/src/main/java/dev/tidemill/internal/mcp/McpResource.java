@@ -101,7 +101,7 @@ record McpResource(String uri, Route route, Requirement requirement, Pattern mat
         HttpHeaders headers = new DefaultHttpHeaders();
         ToolCalls.forward(mcpRequest, headers);
         headers.set("Content-Length", "0");
-        return InnerCall.run((Exchange) mcpRequest, "GET", path.toString(), headers, new byte[0]).thenApply(a -> {
+        return InnerCall.run((Exchange) mcpRequest, "GET", path.toString(), headers, new byte[0], java.util.Map.of()).thenApply(a -> {
             if (a.status() == 401 || a.status() == 403) return new Methods.Answer(null, 0, null, ToolCalls.refusal(mcpRequest, a));
             if (a.status() < 200 || a.status() > 299) {
                 return Methods.Answer.error(JsonRpc.INTERNAL_ERROR, "reading " + read + " failed: " + a.status() + " "

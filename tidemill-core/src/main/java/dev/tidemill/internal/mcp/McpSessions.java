@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 final class McpSessions {
     static final String PREFIX = "mcp:";
     private static final String VERSION = "protocolVersion";
+    private static final String LOG_LEVEL = "logLevel";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
@@ -32,7 +33,12 @@ final class McpSessions {
      * @param version the protocol version negotiated at {@code initialize}
      * @param data as stored
      */
-    record Session(String id, String version, SessionStore.Data data) {}
+    record Session(String id, String version, SessionStore.Data data) {
+        /** @return the log level the client set ({@code logging/setLevel}), null before it did */
+        String logLevel() {
+            return data.values().get(LOG_LEVEL);
+        }
+    }
 
     private final SessionStore store;
     private final Duration idle;
@@ -70,6 +76,15 @@ final class McpSessions {
             SessionStore.Data touched = new SessionStore.Data(d.subject(), d.scopes(), d.roles(), d.values(), d.csrfToken(), d.created(), now);
             return store.save(PREFIX + id, touched, idle).thenApply(v -> Optional.of(s));
         });
+    }
+
+    /** Keeps {@code level} as the session's log level. */
+    CompletionStage<Void> logLevel(Session s, String level) {
+        SessionStore.Data d = s.data();
+        Map<String, String> values = new java.util.HashMap<>(d.values());
+        values.put(LOG_LEVEL, level);
+        return store.save(PREFIX + s.id(), new SessionStore.Data(d.subject(), d.scopes(), d.roles(), values, d.csrfToken(), d.created(),
+                Instant.now()), idle);
     }
 
     CompletionStage<Void> end(String id) {

@@ -59,7 +59,7 @@ final class Methods {
         return switch (method) {
             case "ping" -> McpEndpoint.done(Answer.ok(JsonRpc.NODES.objectNode()));
             case "tools/list" -> McpEndpoint.done(list(req, params));
-            case "tools/call" -> call(req, params);
+            case "tools/call" -> callTool(req, params, null);
             case "resources/list" -> McpEndpoint.done(Answer.ok(resources(req, false)));
             case "resources/templates/list" -> McpEndpoint.done(Answer.ok(resources(req, true)));
             case "resources/read" -> read(req, params);
@@ -92,7 +92,35 @@ final class Methods {
         return Answer.ok(result);
     }
 
-    private CompletionStage<Answer> call(Request req, JsonNode params) {
+    /**
+     * {@code tools/call}, answered as an SSE stream when the client asked for progress or log
+     * messages (a progress token, or a log level) and may call the tool: its notifications, then
+     * the result. A caller the tool's requirement refuses gets the plain path, whose 401 or 403
+     * answers the whole request (a stream's status is sent before the call runs).
+     *
+     * @param logLevel the client's level (the session's, or the request's {@code _meta}), null for none
+     * @param finish the JSON-RPC message that ends the stream, from the call's answer
+     * @return the stream, or null to answer the plain way
+     */
+    dev.tidemill.Response streamed(Request req, JsonNode params, String logLevel,
+            java.util.function.Function<Answer, JsonNode> finish) {
+        JsonNode name = params == null ? null : params.get("name");
+        Tool tool = name == null || !name.isString() ? null : endpoint.tools().get(name.asString());
+        JsonNode token = params == null ? null : params.path("_meta").get("progressToken");
+        if (tool == null || !tool.requirement().isMetBy(req.principal())) return null;
+        if (token == null && CallNotices.level(logLevel) == null) return null;
+        return dev.tidemill.Response.sse(events -> {
+            CallNotices notices = new CallNotices(tool.name(), token, CallNotices.level(logLevel),
+                    n -> events.send(dev.tidemill.SseEvent.data(n.toString())));
+            callTool(req, params, notices).whenComplete((a, failed) -> {
+                Answer answer = failed != null ? Answer.error(JsonRpc.INTERNAL_ERROR, "the tool call failed")
+                        : a.refusal() != null ? Answer.error(JsonRpc.INTERNAL_ERROR, "the tool's route refused the caller") : a;
+                events.send(dev.tidemill.SseEvent.data(finish.apply(answer).toString())).whenComplete((v, e) -> events.close());
+            });
+        }).header("X-Accel-Buffering", "no");
+    }
+
+    private CompletionStage<Answer> callTool(Request req, JsonNode params, CallNotices given) {
         JsonNode name = params == null ? null : params.get("name");
         if (name == null || !name.isString()) return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "tools/call needs params.name"));
         Tool tool = endpoint.tools().get(name.asString());
@@ -101,7 +129,8 @@ final class Methods {
         if (args != null && !args.isNull() && !args.isObject()) {
             return McpEndpoint.done(Answer.error(JsonRpc.INVALID_PARAMS, "params.arguments must be an object"));
         }
-        return ToolCalls.call(req, tool, args).thenApply(o -> o.refusal() != null ? new Answer(null, 0, null, o.refusal()) : Answer.ok(o.result()));
+        CallNotices notices = given != null ? given : new CallNotices(tool.name(), null, null, n -> { });
+        return ToolCalls.call(req, tool, args, notices).thenApply(o -> o.refusal() != null ? new Answer(null, 0, null, o.refusal()) : Answer.ok(o.result()));
     }
 
     /** The resources (or templates) this caller may read; one page: resources are few, and declared in code. */

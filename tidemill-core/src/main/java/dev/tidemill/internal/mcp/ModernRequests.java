@@ -20,6 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ModernRequests {
     static final String CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+    static final String LOG_LEVEL_META = "io.modelcontextprotocol/logLevel";
     /** How long a client may reuse a list or a read (server/utilities/caching): the tools do not change while the server runs. */
     static final long TTL_MILLIS = 300_000;
     private static final String SENTINEL_START = "=?base64?";
@@ -69,10 +70,23 @@ final class ModernRequests {
                 return mismatch(id, "Mcp-Name header does not match params." + named);
             }
         }
+        if (method.equals("tools/call")) {
+            Tool tool = endpoint.tools().get(params.path("name").asString(""));
+            String why = tool == null ? null : mirrored(req, tool, params.get("arguments"));
+            if (why != null) return mismatch(id, why);
+        }
         if (id == null) return McpEndpoint.done(Response.status(202)); // a notification: nothing to answer
         if (method.equals("server/discover")) return McpEndpoint.done(JsonRpc.answer(200, JsonRpc.result(id, discover())));
         if (!Methods.shared(method) || method.equals("ping")) { // ping is gone from 2026-07-28 (changelog)
             return McpEndpoint.done(JsonRpc.fail(404, id, JsonRpc.METHOD_NOT_FOUND, "method not found: " + method));
+        }
+        if (method.equals("tools/call")) {
+            // server/utilities/logging: messages only for a request that names its level
+            String level = metaObject.path(LOG_LEVEL_META).isString() ? metaObject.get(LOG_LEVEL_META).asString() : null;
+            Response stream = new Methods(endpoint).streamed(req, params, level, a -> a.failed()
+                    ? JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data())
+                    : JsonRpc.result(id, a.result().put("resultType", "complete")));
+            if (stream != null) return McpEndpoint.done(stream);
         }
         return new Methods(endpoint).call(req, method, params).thenApply(a -> {
             if (a.refusal() != null) return a.refusal();
@@ -102,14 +116,44 @@ final class ModernRequests {
         return McpEndpoint.done(JsonRpc.fail(400, id, JsonRpc.HEADER_MISMATCH, "Header mismatch: " + why));
     }
 
+    /**
+     * "Server Behavior for Custom Headers": each argument the tool mirrors into {@code Mcp-Param-*}
+     * that the call gives must come with its header, equal after decoding (integers compared as
+     * numbers); @return what is wrong, else null
+     */
+    private static String mirrored(Request req, Tool tool, JsonNode arguments) {
+        for (java.util.Map.Entry<String, String> h : tool.route().toolHeaders().entrySet()) {
+            JsonNode value = arguments == null ? null : arguments.get(h.getKey());
+            String field = "Mcp-Param-" + h.getValue();
+            java.util.Optional<String> header = req.header(field);
+            if (value == null || value.isNull()) continue; // nothing to mirror: the header is not expected
+            if (header.isEmpty()) return "the " + field + " header is missing, and arguments." + h.getKey() + " is given";
+            String decoded = decode(header.get().strip());
+            if (decoded == null) return "the " + field + " header is not valid (Base64)";
+            boolean same = value.isIntegralNumber() ? sameNumber(decoded, value) : value.isBoolean()
+                    ? decoded.equals(Boolean.toString(value.asBoolean())) : value.isString() && decoded.equals(value.asString());
+            if (!same) return field + " header does not match arguments." + h.getKey();
+        }
+        return null;
+    }
+
+    private static boolean sameNumber(String text, JsonNode value) {
+        try {
+            return new java.math.BigDecimal(text).compareTo(value.decimalValue()) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     /** @return the header's value, Base64 sentinel decoded; null if it is not valid */
     static String decode(String value) {
         if (!value.startsWith(SENTINEL_START) || !value.endsWith(SENTINEL_END) || value.length() < SENTINEL_START.length() + SENTINEL_END.length()) {
-            return value;
+            return value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c <= 0x7e)) ? value : null; // visible ASCII, space, tab
         }
+        String payload = value.substring(SENTINEL_START.length(), value.length() - SENTINEL_END.length());
+        if (payload.length() % 4 != 0) return null; // padding is required (transports, "Value Encoding": standard Base64)
         try {
-            return new String(Base64.getDecoder().decode(value.substring(SENTINEL_START.length(), value.length() - SENTINEL_END.length())),
-                    StandardCharsets.UTF_8);
+            return new String(Base64.getDecoder().decode(payload), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -51,7 +51,7 @@ final class SessionRequests {
                         "MCP-Protocol-Version " + header + " is not this session's, " + s.version()));
             }
             if (message.isArray()) return batch(req, (ArrayNode) message, s);
-            return one(req, message).thenApply(answer -> answer == null ? Response.status(202) : answer instanceof Response r ? r
+            return one(req, message, s, true).thenApply(answer -> answer == null ? Response.status(202) : answer instanceof Response r ? r
                     : JsonRpc.answer(200, (JsonNode) answer));
         });
     }
@@ -76,7 +76,7 @@ final class SessionRequests {
     }
 
     /** @return null for nothing to answer (a notification or response), a Response for a refusal, else the JSON-RPC answer */
-    private CompletionStage<Object> one(Request req, JsonNode message) {
+    private CompletionStage<Object> one(Request req, JsonNode message, McpSessions.Session s, boolean mayStream) {
         if (!message.isObject()) return McpEndpoint.done(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "not a JSON-RPC message", null));
         JsonNode id = message.get("id");
         JsonNode method = message.get("method");
@@ -90,7 +90,16 @@ final class SessionRequests {
         }
         if (id == null) return McpEndpoint.done(null); // notifications/initialized, cancelled, ...: accepted
         String name = method.asString();
-        if (name.equals("logging/setLevel")) return McpEndpoint.done(JsonRpc.result(id, JsonRpc.NODES.objectNode()));
+        if (name.equals("logging/setLevel")) {
+            String level = message.path("params").path("level").asString(null);
+            if (CallNotices.level(level) == null) return McpEndpoint.done(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "unknown level", null));
+            return endpoint.sessions().logLevel(s, level).thenApply(v -> JsonRpc.result(id, JsonRpc.NODES.objectNode()));
+        }
+        if (name.equals("tools/call") && mayStream) {
+            Object stream = new Methods(endpoint).streamed(req, message.get("params"), s.logLevel(), a -> a.failed()
+                    ? JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data()) : JsonRpc.result(id, a.result()));
+            if (stream != null) return McpEndpoint.done(stream);
+        }
         if (name.equals("initialize")) {
             return McpEndpoint.done(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "this session is initialized already", null));
         }
@@ -108,7 +117,7 @@ final class SessionRequests {
         }
         if (batch.isEmpty()) return McpEndpoint.done(JsonRpc.fail(400, null, JsonRpc.INVALID_REQUEST, "an empty batch"));
         List<CompletableFuture<Object>> parts = new ArrayList<>();
-        for (JsonNode m : batch) parts.add(one(req, m).toCompletableFuture());
+        for (JsonNode m : batch) parts.add(one(req, m, s, false).toCompletableFuture());
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
             ArrayNode out = JsonRpc.NODES.arrayNode();
             for (CompletableFuture<Object> p : parts) {

@@ -53,6 +53,11 @@ record Tool(String name, Route route, ToolSchemas schemas, Requirement requireme
                 continue;
             }
             ToolSchemas schemas = ToolSchemas.of(r);
+            String wrong = mirror(schemas, r.toolHeaders());
+            if (wrong != null) {
+                problems.add("tool " + name + " (" + r + "): " + wrong);
+                continue;
+            }
             ObjectNode def = JsonRpc.NODES.objectNode().put("name", name);
             r.summary().ifPresent(s -> def.put("title", s));
             def.put("description", r.toolDescription().orElseThrow());
@@ -70,5 +75,21 @@ record Tool(String name, Route route, ToolSchemas schemas, Requirement requireme
         }
         if (!problems.isEmpty()) throw new IllegalStateException(String.join("; ", problems));
         return out;
+    }
+
+    /** Marks the mirrored arguments {@code x-mcp-header}; @return why one cannot be, else null */
+    private static String mirror(ToolSchemas schemas, Map<String, String> headers) {
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            tools.jackson.databind.JsonNode p = schemas.input().path("properties").get(h.getKey());
+            if (p == null || schemas.bodyProperties().contains(h.getKey())) {
+                return "toolHeader(" + h.getKey() + ", ...) names no path or query parameter";
+            }
+            String type = p.path("type").asString("");
+            if (!type.equals("string") && !type.equals("integer") && !type.equals("boolean")) {
+                return "toolHeader(" + h.getKey() + ", ...): only a string, integer or boolean argument is mirrored, not " + type;
+            }
+            ((ObjectNode) p).put("x-mcp-header", h.getValue());
+        }
+        return null;
     }
 }

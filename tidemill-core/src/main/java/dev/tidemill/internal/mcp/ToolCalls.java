@@ -39,7 +39,7 @@ final class ToolCalls {
     /** What a call came to: a result for the JSON-RPC response, or an HTTP refusal of the MCP request. */
     record Outcome(ObjectNode result, Response refusal) {}
 
-    static CompletionStage<Outcome> call(Request mcpRequest, Tool tool, JsonNode arguments) {
+    static CompletionStage<Outcome> call(Request mcpRequest, Tool tool, JsonNode arguments, CallNotices notices) {
         ObjectNode args = arguments instanceof ObjectNode o ? o : JsonRpc.NODES.objectNode();
         StringBuilder uri = new StringBuilder();
         String missing = path(tool, args, uri);
@@ -56,7 +56,8 @@ final class ToolCalls {
             headers.set("Content-Type", JsonRpc.JSON);
         }
         headers.set("Content-Length", Integer.toString(bytes.length));
-        return InnerCall.run((Exchange) mcpRequest, tool.route().method(), uri.toString(), headers, bytes)
+        return InnerCall.run((Exchange) mcpRequest, tool.route().method(), uri.toString(), headers, bytes,
+                        Map.of(dev.tidemill.ToolCall.ATTRIBUTE, notices))
                 .thenApply(a -> outcome(mcpRequest, tool, a));
     }
 
