@@ -1,11 +1,13 @@
 package dev.tidemill;
 
 import dev.tidemill.internal.mcp.McpEndpoint;
+import dev.tidemill.internal.openapi.RouteKind;
 
 /**
  * The routes {@link Tidemill#mcp(Mcp)} registers at {@link Mcp#path()}: POST, GET and DELETE, in
  * IO mode (parsing a message and handing a tool call on costs microseconds; the tool's own route
- * runs in its own mode). Their requirement is {@link Requirement#anyone()}: every caller may talk
+ * runs in its own mode). They are ordinary routes, not operational ones: counted, logged, rate
+ * limited and shed like any other; only the OpenAPI document leaves them out. Their requirement is {@link Requirement#anyone()}: every caller may talk
  * to the endpoint, one that presents credentials is identified (tools/list shows what that caller
  * may call), and each tool's route checks its own requirement when called.
  */
@@ -20,9 +22,10 @@ final class McpRoutes {
         McpRoutes routes = new McpRoutes(new McpEndpoint(settings, store, app.config().host()));
         McpEndpoint e = routes.endpoint;
         try {
-            app.register("POST", settings.path(), e::post, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
-            app.register("GET", settings.path(), e::get, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
-            app.register("DELETE", settings.path(), e::delete, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).operational(true);
+            // Not operational: MCP requests are counted, logged, rate limited and shed like any request; only the document leaves them out.
+            app.register("POST", settings.path(), e::post, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).kind(RouteKind.MCP);
+            app.register("GET", settings.path(), e::get, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).kind(RouteKind.MCP);
+            app.register("DELETE", settings.path(), e::delete, null).requires(Requirement.anyone()).mode(ExecutionMode.IO).kind(RouteKind.MCP);
             java.util.Optional<String> issuer = app.config().auth().bearerTokens().flatMap(BearerTokens::issuer);
             for (String at : java.util.List.of(McpEndpoint.WELL_KNOWN + settings.path(), McpEndpoint.WELL_KNOWN)) {
                 app.register("GET", at, req -> e.resourceMetadata(req, issuer), null).requires(Requirement.anonymous())

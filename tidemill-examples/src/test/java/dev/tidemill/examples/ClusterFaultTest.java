@@ -10,7 +10,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -45,15 +43,14 @@ class ClusterFaultTest {
 
     @TempDir
     Path dir;
-    private final List<Process> nodes = new ArrayList<>();
-    private final List<String> output = new CopyOnWriteArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final DemoNodes demo = new DemoNodes();
+    private final HttpClient http = demo.http();
     private final List<Thread> readers = new ArrayList<>();
 
     @AfterEach
     void stop() {
         readers.forEach(Thread::interrupt);
-        nodes.forEach(Process::destroyForcibly);
+        demo.close();
     }
 
     @Test
@@ -221,63 +218,26 @@ class ClusterFaultTest {
     }
 
     private Process startNode(int port, String id, int redisPort) throws IOException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        ProcessBuilder pb = new ProcessBuilder(java, "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Demo.class.getName());
-        pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMILL_"));
-        pb.environment().putAll(Map.of("TIDEMILL_PORT", Integer.toString(port), "TIDEMILL_HOST", "127.0.0.1",
-                "TIDEMILL_REDIS_URL", "redis://127.0.0.1:" + redisPort, "TIDEMILL_NODE_ID", id));
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        nodes.add(p);
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) output.add(id + ": " + line);
-            } catch (IOException ignored) {
-                // the process is gone
-            }
-        });
-        return p;
+        return demo.start(port, id, redisPort, Map.of());
     }
 
     private void awaitReady(int port) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .failFast("a node exited: " + output, () -> nodes.stream().anyMatch(p -> !p.isAlive()))
-                .until(() -> ready(port));
+        demo.awaitReady(port);
     }
 
     private boolean ready(int port) {
-        try {
-            return get(port, "/readyz").statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        }
+        return demo.ready(port);
     }
 
     private HttpResponse<String> get(int port, String path) throws IOException {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
+        return demo.get(port, path);
     }
 
     private HttpResponse<String> post(int port, String path, String json) throws IOException {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
+        return demo.post(port, path, json);
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return DemoNodes.freePort();
     }
 }

@@ -122,7 +122,7 @@ public final class OpenApiDocument {
         Map<String, Route> ids = new HashMap<>();
         for (Entry e : entries) {
             Route r = e.route();
-            if (r.operational() || !METHODS.contains(r.method())) continue;
+            if (r.operational() || e.kind() == RouteKind.MCP || !METHODS.contains(r.method())) continue;
             String id = r.operationId().orElseGet(() -> derivedId(r.method(), r.pattern()));
             Route other = ids.putIfAbsent(id, r);
             if (other != null) {
@@ -173,7 +173,7 @@ public final class OpenApiDocument {
         Optional<String> summary = r.summary().or(() -> switch (kind) {
             case WEBSOCKET -> Optional.of("WebSocket handshake");
             case ASSETS -> Optional.of("Static assets");
-            case HTTP -> Optional.empty();
+            case HTTP, MCP -> Optional.empty();
         });
         summary.ifPresent(v -> op.put("summary", v));
         Optional<String> description = r.description().or(() -> switch (kind) {
@@ -181,7 +181,7 @@ public final class OpenApiDocument {
                     + "the messages exchanged afterwards are not described here.");
             case ASSETS -> Optional.of("Content-hashed names are answered with immutable caching; a logical name "
                     + "is redirected (307) to its hashed one.");
-            case HTTP -> Optional.empty();
+            case HTTP, MCP -> Optional.empty();
         });
         description.ifPresent(v -> op.put("description", v));
         op.put("operationId", id);
@@ -213,7 +213,7 @@ public final class OpenApiDocument {
                 out.set("404", responses.ref(404));
                 out.set("416", responses.ref(416));
             }
-            case HTTP -> success(out, r, schemas);
+            case HTTP, MCP -> success(out, r, schemas);
         }
         boolean inputs = !r.params().isEmpty() || r.body().isPresent();
         if (inputs || r.pattern().contains("{")) out.set("400", responses.ref(400));

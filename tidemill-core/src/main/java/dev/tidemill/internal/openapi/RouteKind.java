@@ -7,5 +7,7 @@ public enum RouteKind {
     /** A WebSocket handshake ({@code Routes.ws}): described as a GET answered 101. */
     WEBSOCKET,
     /** Static assets ({@code Routes.assets}): a GET of any file under the prefix. */
-    ASSETS
+    ASSETS,
+    /** The MCP endpoint ({@code Tidemill.mcp}): JSON-RPC, described by its own protocol, left out of the document. */
+    MCP
 }
