@@ -165,9 +165,15 @@ final class AuthReport {
             b.append("\n### Failures\n\n");
             r.failures().forEach(f -> b.append("- ").append(f).append('\n'));
         }
-        b.append("\n| host | |\n|---|---|\n");
+        b.append(hostTable(r.fingerprint()));
+        return b.toString();
+    }
+
+    /** @return the host table a suite's page ends with: the {@link #SHOWN} entries of its fingerprint, after a blank line */
+    static String hostTable(Map<String, Object> fingerprint) {
+        StringBuilder b = new StringBuilder("\n| host | |\n|---|---|\n");
         for (String k : SHOWN) {
-            Object val = r.fingerprint() == null ? null : r.fingerprint().get(k);
+            Object val = fingerprint == null ? null : fingerprint.get(k);
             if (val != null) b.append("| ").append(k).append(" | ").append(String.valueOf(val).replace("|", "\\|")).append(" |\n");
         }
         return b.toString();

@@ -2,7 +2,6 @@ package dev.tidemill.bench;
 
 import dev.tidemill.bench.common.AuthContract;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -222,13 +221,7 @@ public final class AuthSuite {
             for (String c : CASES) {
                 List<String> wrk = wrk(cpus.clientList(), running.port(), c, token, tokens, scripts);
                 if (settings.warmupSeconds() > 0) Wrk.run(with(wrk, settings.warmupSeconds()), settings.warmupSeconds());
-                CpuTimes before = CpuTimes.now();
-                long s0 = TlsSuite.treeTicks(running.pid());
-                WrkResult w = Wrk.run(with(wrk, settings.durationSeconds()), settings.durationSeconds());
-                long s1 = TlsSuite.treeTicks(running.pid());
-                double busy = CpuTimes.now().busyPercentSince(before, Set.copyOf(cpus.client()));
-                Row r = row(round, spec.name(), c, w.requests() - w.non2xx(), w.seconds(), ProcessCpu.micros(s1 - s0) / 1e6,
-                        w.non2xx() + w.socketErrors(), busy);
+                Row r = measure(wrk, settings.durationSeconds(), running.pid(), cpus, round, spec.name(), c);
                 rows.add(r);
                 out.printf(Locale.ROOT, "  %-10s %-16s %,10.0f req/s  %7.1f us CPU/req  errors %d%s%n", spec.name(), c, r.requestsPerSec(),
                         r.serverCpuUsPerRequest(), r.errors(), r.clientBound() ? "  client-bound" : "");
@@ -264,6 +257,29 @@ public final class AuthSuite {
             if (r.non2xx() > 0 || r.socketErrors() > 0) failures.add("rotation: " + r.non2xx() + " non-2xx, " + r.socketErrors() + " socket errors");
             return r;
         }
+    }
+
+    /**
+     * One measured window: wrk for the duration, with the server's CPU (utime + stime of it and its
+     * children) and the generator CPUs' busy share read around it.
+     *
+     * @param wrk the wrk command, without its duration
+     * @param seconds the window
+     * @param pid the server
+     * @param cpus where the generator runs
+     * @param round the round
+     * @param target the target's name
+     * @param caseId the case
+     * @return the window's row
+     */
+    static Row measure(List<String> wrk, int seconds, long pid, CpuSets cpus, int round, String target, String caseId) {
+        CpuTimes before = CpuTimes.now();
+        long s0 = TlsSuite.treeTicks(pid);
+        WrkResult w = Wrk.run(with(wrk, seconds), seconds);
+        long s1 = TlsSuite.treeTicks(pid);
+        double busy = CpuTimes.now().busyPercentSince(before, Set.copyOf(cpus.client()));
+        return row(round, target, caseId, w.requests() - w.non2xx(), w.seconds(), ProcessCpu.micros(s1 - s0) / 1e6,
+                w.non2xx() + w.socketErrors(), busy);
     }
 
     /** Inserts {@code -d<seconds>s} after {@code wrk}. */
@@ -346,13 +362,7 @@ public final class AuthSuite {
     }
 
     private static void extract(Path scripts) {
-        try (InputStream in = AuthSuite.class.getResourceAsStream("/wrk/tokens.lua")) {
-            if (in == null) throw new IllegalStateException("missing resource wrk/tokens.lua");
-            Files.createDirectories(scripts);
-            Files.write(scripts.resolve("tokens.lua"), in.readAllBytes());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Wrk.script(scripts, "tokens.lua");
     }
 
     private Map<String, Object> configuration(CpuSets cpus, List<AuthTargets.Spec> targets) {

@@ -38,6 +38,27 @@ final class JvmReadings {
         return Host.output(jcmd, Long.toString(pid), "GC.heap_info").map(JvmReadings::parseHeapUsedKb).orElse(-1L);
     }
 
+    /**
+     * The live objects' bytes, to the byte: {@code jcmd <pid> GC.class_histogram} runs a full GC and
+     * counts what survives. Steadier than {@link #liveHeapKb}, whose young generation's "used" includes
+     * the TLABs handed out since the GC (megabytes, changing from one reading to the next).
+     *
+     * @return the histogram's total bytes, or -1 when jcmd could not tell
+     */
+    static long liveObjectBytes(long pid) {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        return Host.output(jcmd, Long.toString(pid), "GC.class_histogram").map(JvmReadings::parseHistogramBytes).orElse(-1L);
+    }
+
+    /**
+     * @param histogram the output of {@code jcmd <pid> GC.class_histogram}
+     * @return the bytes of its {@code Total} line, or -1 without one
+     */
+    static long parseHistogramBytes(String histogram) {
+        Matcher m = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$").matcher(histogram);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
     /** @return the NMT summary of a JVM started with {@link MemorySuite#NMT_FLAG}, or empty when jcmd could not tell */
     static Optional<MemorySuite.Nmt> nativeMemory(long pid) {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();

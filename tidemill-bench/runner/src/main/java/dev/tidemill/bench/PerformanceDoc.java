@@ -32,6 +32,7 @@ public final class PerformanceDoc {
         m.put("tls", "TLS and HTTP/2: HTTP/1.1 over TLS, h2, h2c and handshakes against plaintext HTTP/1.1");
         m.put("auth", "Authentication: what verifying a bearer token costs, and a key rotation under load");
         m.put("cluster", "Cluster: SSE fan-out across two nodes through Redis, against one node and a plain Redis pub/sub relay");
+        m.put("mcp", "MCP: a tool call against the same route over plain HTTP, idle sessions, aborted calls");
         return java.util.Collections.unmodifiableMap(m);
     }
 

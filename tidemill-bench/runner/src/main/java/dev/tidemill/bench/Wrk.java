@@ -28,14 +28,23 @@ public final class Wrk {
         this.cpus = cpus;
         this.threads = threads;
         this.scripts = scripts;
-        for (String name : List.of("pipeline.lua", "post.lua", "mix.lua")) extract(name);
+        for (String name : List.of("pipeline.lua", "post.lua", "mix.lua")) script(scripts, name);
     }
 
-    private void extract(String name) {
+    /**
+     * Extracts one of the Lua scripts, because wrk needs a file.
+     *
+     * @param dir where it goes (created if missing)
+     * @param name the resource's name under {@code wrk/}, e.g. {@code post.lua}
+     * @return the file
+     */
+    public static Path script(Path dir, String name) {
         try (InputStream in = Wrk.class.getResourceAsStream("/wrk/" + name)) {
             if (in == null) throw new IllegalStateException("missing resource wrk/" + name);
-            Files.createDirectories(scripts);
-            Files.write(scripts.resolve(name), in.readAllBytes());
+            Files.createDirectories(dir);
+            Path file = dir.resolve(name);
+            Files.write(file, in.readAllBytes());
+            return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
