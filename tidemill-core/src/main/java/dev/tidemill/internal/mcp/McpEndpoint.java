@@ -161,12 +161,44 @@ public final class McpEndpoint {
     /** The well-known path of protected resource metadata (RFC 9728 section 3). */
     public static final String WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
-    /** GET: no stream the server starts, in either era. */
-    public Response get(Request req) {
+    /**
+     * GET: no stream the server starts of its own, in either era (405), but a session's streamed
+     * answer that broke is resumed: with {@code Mcp-Session-Id} and {@code Last-Event-ID}, the
+     * events after that one, then the rest as they come, until the answer (2025-11-25
+     * basic/transports, "Resumability and Redelivery"). An id naming no stream of the session is 404.
+     */
+    public CompletionStage<Response> get(Request req) {
         Response refused = foreignOrigin(req);
-        if (refused != null) return refused;
-        return JsonRpc.fail(405, null, JsonRpc.INVALID_REQUEST, "this server opens no stream of its own: POST requests to "
-                + settings.path()).header("Allow", "POST, DELETE");
+        if (refused != null) return done(refused);
+        String id = req.header("Mcp-Session-Id").orElse(null);
+        String last = req.header("Last-Event-ID").orElse(null);
+        if (id == null || last == null) {
+            return done(JsonRpc.fail(405, null, JsonRpc.INVALID_REQUEST, "this server opens no stream of its own: POST requests to "
+                    + settings.path()).header("Allow", "POST, DELETE"));
+        }
+        return sessions.find(id, req.principal()).thenCompose(found -> found.isEmpty()
+                ? done(JsonRpc.fail(404, null, JsonRpc.INVALID_REQUEST, "no such session"))
+                : sessions.eventsAfter(id, last).thenApply(read -> read.isEmpty()
+                        ? JsonRpc.fail(404, null, JsonRpc.INVALID_REQUEST, "no stream of this session has event " + printable(last))
+                        : Response.sse(events -> replay(events, id, read.get(), RESUME_WAITS)).header("X-Accel-Buffering", "no")));
+    }
+
+    /** How many times a resumed stream looks for more events, {@link #RESUME_POLL} apart, before it gives up: 60 s. */
+    static final int RESUME_WAITS = 600;
+    static final java.time.Duration RESUME_POLL = java.time.Duration.ofMillis(100);
+
+    private void replay(dev.tidemill.SseStream events, String session, EventLog.Read read, int waits) {
+        for (Map.Entry<String, String> e : read.events()) events.send(dev.tidemill.SseEvent.data(e.getValue()).id(e.getKey()));
+        if (read.done() || waits == 0 || !events.isOpen()) {
+            events.close();
+            return;
+        }
+        CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(RESUME_POLL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                .thenCompose(v -> sessions.eventsAfter(session, read.lastId()))
+                .whenComplete((more, failed) -> {
+                    if (failed != null || more.isEmpty()) events.close();
+                    else replay(events, session, more.get(), waits - 1);
+                });
     }
 
     /** DELETE: ends a session-era session; the stateless era has none to end (405). */

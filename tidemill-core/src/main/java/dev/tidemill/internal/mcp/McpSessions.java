@@ -87,6 +87,16 @@ final class McpSessions {
                 Instant.now()), idle);
     }
 
+    /** @return a new event log for a streamed answer in session {@code id}, kept as long as the session */
+    EventLog events(String id) {
+        return EventLog.open(store, idle, id);
+    }
+
+    /** @return the events of session {@code id}'s stream after {@code lastEventId} */
+    CompletionStage<Optional<EventLog.Read>> eventsAfter(String id, String lastEventId) {
+        return EventLog.after(store, id, lastEventId);
+    }
+
     CompletionStage<Void> end(String id) {
         return store.delete(PREFIX + id);
     }

@@ -103,21 +103,29 @@ final class Methods {
      * @return the stream, or null to answer the plain way
      */
     dev.tidemill.Response streamed(Request req, JsonNode params, String logLevel,
-            java.util.function.Function<Answer, JsonNode> finish) {
+            java.util.function.Function<Answer, JsonNode> finish, EventLog log) {
         JsonNode name = params == null ? null : params.get("name");
         Tool tool = name == null || !name.isString() ? null : endpoint.tools().get(name.asString());
         JsonNode token = params == null ? null : params.path("_meta").get("progressToken");
         if (tool == null || !tool.requirement().isMetBy(req.principal())) return null;
         if (token == null && CallNotices.level(logLevel) == null) return null;
         return dev.tidemill.Response.sse(events -> {
+            // 2025-11-25 transports: an event id and empty data first, so a client that loses the stream can resume it
+            if (log != null) events.send(dev.tidemill.SseEvent.data("").id(log.primingId()));
             CallNotices notices = new CallNotices(tool.name(), token, CallNotices.level(logLevel),
-                    n -> events.send(dev.tidemill.SseEvent.data(n.toString())));
+                    n -> events.send(event(n.toString(), log, false)));
             callTool(req, params, notices).whenComplete((a, failed) -> {
                 Answer answer = failed != null ? Answer.error(JsonRpc.INTERNAL_ERROR, "the tool call failed")
                         : a.refusal() != null ? Answer.error(JsonRpc.INTERNAL_ERROR, "the tool's route refused the caller") : a;
-                events.send(dev.tidemill.SseEvent.data(finish.apply(answer).toString())).whenComplete((v, e) -> events.close());
+                events.send(event(finish.apply(answer).toString(), log, true)).whenComplete((v, e) -> events.close());
             });
         }).header("X-Accel-Buffering", "no");
+    }
+
+    /** @return an SSE event of {@code json}, numbered in {@code log} (when the answer is resumable) */
+    private static dev.tidemill.SseEvent event(String json, EventLog log, boolean last) {
+        dev.tidemill.SseEvent e = dev.tidemill.SseEvent.data(json);
+        return log == null ? e : e.id(log.append(json, last));
     }
 
     private CompletionStage<Answer> callTool(Request req, JsonNode params, CallNotices given) {

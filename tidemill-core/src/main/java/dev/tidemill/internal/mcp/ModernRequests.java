@@ -85,7 +85,7 @@ final class ModernRequests {
             String level = metaObject.path(LOG_LEVEL_META).isString() ? metaObject.get(LOG_LEVEL_META).asString() : null;
             Response stream = new Methods(endpoint).streamed(req, params, level, a -> a.failed()
                     ? JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data())
-                    : JsonRpc.result(id, a.result().put("resultType", "complete")));
+                    : JsonRpc.result(id, a.result().put("resultType", "complete")), null); // not resumable in this revision
             if (stream != null) return McpEndpoint.done(stream);
         }
         return new Methods(endpoint).call(req, method, params).thenApply(a -> {

@@ -97,7 +97,8 @@ final class SessionRequests {
         }
         if (name.equals("tools/call") && mayStream) {
             Object stream = new Methods(endpoint).streamed(req, message.get("params"), s.logLevel(), a -> a.failed()
-                    ? JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data()) : JsonRpc.result(id, a.result()));
+                    ? JsonRpc.error(id, a.errorCode(), a.errorMessage(), a.data()) : JsonRpc.result(id, a.result()),
+                    endpoint.sessions().events(s.id()));
             if (stream != null) return McpEndpoint.done(stream);
         }
         if (name.equals("initialize")) {

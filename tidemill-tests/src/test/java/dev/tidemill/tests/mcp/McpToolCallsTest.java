@@ -142,6 +142,33 @@ class McpToolCallsTest {
     }
 
     @Test
+    void aSessionsStreamedAnswerIsResumedAfterTheLastEventItGot() {
+        TestResponse init = client.send(TestRequest.of("POST", "/mcp").header("Accept", "application/json, text/event-stream")
+                .body("application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                        + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"));
+        String session = init.header("Mcp-Session-Id").orElseThrow();
+        TestResponse streamed = client.send(TestRequest.of("POST", "/mcp").header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Session-Id", session).body("application/json", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                        + "\"params\":{\"name\":\"work\",\"arguments\":{},\"_meta\":{\"progressToken\":7}}}"));
+        String body = streamed.text();
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (String line : body.split("\n")) if (line.startsWith("id:")) ids.add(line.substring(3).strip());
+        assertThat(ids).as(body).hasSize(4); // priming, two progress notifications, the result
+        String stream = ids.get(0).substring(0, ids.get(0).lastIndexOf('-'));
+        assertThat(ids).containsExactly(stream + "-0", stream + "-1", stream + "-2", stream + "-3");
+        // 2025-11-25 basic/transports "Resumability and Redelivery": GET with Last-Event-ID replays what came after it
+        TestResponse resumed = client.send(TestRequest.get("/mcp").header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                .header("Last-Event-ID", stream + "-1"));
+        assertThat(resumed.status()).isEqualTo(200);
+        String again = resumed.text();
+        assertThat(again).doesNotContain("id: " + stream + "-1\n").contains("id: " + stream + "-2", "id: " + stream + "-3")
+                .contains("\"structuredContent\":{\"done\":true}");
+        assertThat(client.send(TestRequest.get("/mcp").header("Mcp-Session-Id", session).header("Last-Event-ID", "nope-1")).status())
+                .isEqualTo(404);
+        assertThat(client.send(TestRequest.get("/mcp").header("Mcp-Session-Id", session)).status()).as("no stream of its own").isEqualTo(405);
+    }
+
+    @Test
     void aMirroredHeaderMustNameAStringIntegerOrBooleanParameter() {
         Tidemill number = Tidemill.create(TestClient.config().build());
         number.get("/n", req -> "n").params(RATIO).requires(Requirement.anonymous()).tool("n", "N").toolHeader("ratio", "Ratio");
