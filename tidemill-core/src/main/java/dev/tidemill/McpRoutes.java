@@ -38,8 +38,16 @@ final class McpRoutes {
         return routes;
     }
 
-    /** Collects the tools; at start. */
+    /** Collects the tools and resources; at start. */
     void build(java.util.List<Route> all, Requirement appRequirement) {
-        endpoint.start(all, r -> r.requirement().or(() -> r.group().flatMap(RouteGroup::requirement)).orElse(appRequirement));
+        java.util.List<dev.tidemill.internal.mcp.Marking> marked = new java.util.ArrayList<>();
+        for (Route r : all) {
+            RouteDocs d = r.docs();
+            if (d.toolName == null && d.resourceUri == null) continue;
+            Requirement who = r.requirement().or(() -> r.group().flatMap(RouteGroup::requirement)).orElse(appRequirement);
+            marked.add(new dev.tidemill.internal.mcp.Marking(r, who, d.toolName, d.toolDescription, d.toolHeaders, d.resourceUri,
+                    d.resourceDescription));
+        }
+        endpoint.start(marked);
     }
 }

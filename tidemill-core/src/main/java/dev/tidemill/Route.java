@@ -309,16 +309,6 @@ public final class Route {
         return this;
     }
 
-    /** @return the resource URI (or template), if {@link #resource} marked this route */
-    public Optional<String> resourceUri() {
-        return Optional.ofNullable(docs.resourceUri);
-    }
-
-    /** @return the resource's description, if {@link #resource} marked this route */
-    public Optional<String> resourceDescription() {
-        return Optional.ofNullable(docs.resourceDescription);
-    }
-
     /**
      * Mirrors a tool argument into the request header {@code Mcp-Param-<header>} (2026-07-28
      * transports/streamable-http, "Custom Headers from Tool Parameters": its schema property gets
@@ -331,28 +321,13 @@ public final class Route {
      */
     public Route toolHeader(String argument, String header) {
         app.checkNotStarted();
-        Objects.requireNonNull(argument, "argument");
-        if (header == null || !header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) throw new IllegalArgumentException("not a header token: " + header);
-        for (String h : docs.toolHeaders.values()) {
-            if (h.equalsIgnoreCase(header)) throw new IllegalArgumentException("header " + header + " is mirrored twice");
-        }
-        docs.toolHeaders.put(argument, header);
+        docs.toolHeader(argument, header);
         return this;
     }
 
-    /** @return the tool arguments mirrored into headers ({@link #toolHeader}), argument to header name part */
-    public java.util.Map<String, String> toolHeaders() {
-        return java.util.Collections.unmodifiableMap(docs.toolHeaders);
-    }
-
-    /** @return the tool's name, if {@link #tool} marked this route */
-    public Optional<String> toolName() {
-        return Optional.ofNullable(docs.toolName);
-    }
-
-    /** @return the tool's description, if {@link #tool} marked this route */
-    public Optional<String> toolDescription() {
-        return Optional.ofNullable(docs.toolDescription);
+    /** @return what the route declares for its description and for MCP */
+    RouteDocs docs() {
+        return docs;
     }
 
     /** What the route serves, for the OpenAPI document: set by {@link Routes#ws} and {@link Routes#assets}. */

@@ -30,6 +30,15 @@ final class RouteDocs {
     String resourceUri;
     String resourceDescription;
 
+    void toolHeader(String argument, String header) {
+        Objects.requireNonNull(argument, "argument");
+        if (header == null || !header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) throw new IllegalArgumentException("not a header token: " + header);
+        for (String h : toolHeaders.values()) {
+            if (h.equalsIgnoreCase(header)) throw new IllegalArgumentException("header " + header + " is mirrored twice");
+        }
+        toolHeaders.put(argument, header);
+    }
+
     /** An MCP resource's URI: an absolute URI, or a template whose {@code {name}}s are the route's path variables. */
     void resource(String uri, String description, String method, String pattern) {
         Objects.requireNonNull(uri, "uri");

@@ -52,15 +52,14 @@ public final class McpEndpoint {
     }
 
     /**
-     * Collects the tools; called at start, once every route is known.
+     * Collects the tools and resources; called at start, once every route is known.
      *
-     * @param routes every route
-     * @param requirementOf a route's effective requirement, null if none is decided
-     * @throws IllegalStateException for a tool that cannot be served, naming it
+     * @param marked the routes marked as tools or resources
+     * @throws IllegalStateException for a tool or resource that cannot be served, naming it
      */
-    public void start(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
-        tools = Tool.of(routes, requirementOf);
-        resources = McpResource.of(routes, requirementOf);
+    public void start(List<Marking> marked) {
+        tools = Tool.of(marked);
+        resources = McpResource.of(marked);
     }
 
     /** @return the tools' names, in registration order */

@@ -11,12 +11,10 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,21 +31,23 @@ import tools.jackson.databind.node.ObjectNode;
  * @param requirement who may read it
  * @param matcher the read URIs it answers, with a group per template part
  * @param parts the template's part names, in order
+ * @param description what it holds
  */
-record McpResource(String uri, Route route, Requirement requirement, Pattern matcher, List<String> parts) {
+record McpResource(String uri, Route route, Requirement requirement, Pattern matcher, List<String> parts, String description) {
 
     boolean template() {
         return !parts.isEmpty();
     }
 
     /** @return the resources, by URI, in registration order; a URI declared twice fails the start */
-    static Map<String, McpResource> of(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
+    static Map<String, McpResource> of(List<Marking> marked) {
         Map<String, McpResource> out = new LinkedHashMap<>();
-        for (Route r : routes) {
-            String uri = r.resourceUri().orElse(null);
+        for (Marking mark : marked) {
+            Route r = mark.route();
+            String uri = mark.resourceUri();
             if (uri == null) continue;
             if (out.containsKey(uri)) throw new IllegalStateException("resource " + uri + " is declared twice: " + out.get(uri).route() + " and " + r);
-            Requirement who = requirementOf.apply(r);
+            Requirement who = mark.requirement();
             if (who == null) {
                 throw new IllegalStateException("resource " + uri + " (" + r + ") has no auth decision: say who may read it with requires(...)");
             }
@@ -61,7 +61,7 @@ record McpResource(String uri, Route route, Requirement requirement, Pattern mat
                 last = m.end();
             }
             regex.append(Pattern.quote(uri.substring(last)));
-            out.put(uri, new McpResource(uri, r, who, Pattern.compile(regex.toString()), List.copyOf(parts)));
+            out.put(uri, new McpResource(uri, r, who, Pattern.compile(regex.toString()), List.copyOf(parts), mark.resourceDescription()));
         }
         return out;
     }
@@ -70,7 +70,7 @@ record McpResource(String uri, Route route, Requirement requirement, Pattern mat
     ObjectNode definition() {
         ObjectNode d = JsonRpc.NODES.objectNode().put(template() ? "uriTemplate" : "uri", uri);
         d.put("name", route.summary().orElse(uri));
-        d.put("description", route.resourceDescription().orElseThrow());
+        d.put("description", description);
         return d;
     }
 

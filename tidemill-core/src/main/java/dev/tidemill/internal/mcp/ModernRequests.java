@@ -122,7 +122,7 @@ final class ModernRequests {
      * numbers); @return what is wrong, else null
      */
     private static String mirrored(Request req, Tool tool, JsonNode arguments) {
-        for (java.util.Map.Entry<String, String> h : tool.route().toolHeaders().entrySet()) {
+        for (java.util.Map.Entry<String, String> h : tool.headers().entrySet()) {
             JsonNode value = arguments == null ? null : arguments.get(h.getKey());
             String field = "Mcp-Param-" + h.getValue();
             java.util.Optional<String> header = req.header(field);

@@ -4,11 +4,9 @@ import dev.tidemill.Requirement;
 import dev.tidemill.Route;
 import dev.tidemill.internal.openapi.ToolSchemas;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -21,28 +19,29 @@ import tools.jackson.databind.node.ObjectNode;
  * @param schemas its schemas and how arguments map to the request
  * @param requirement who may call it (the route's, its group's, else the app's)
  * @param definition the tool as {@code tools/list} shows it
+ * @param headers arguments mirrored into {@code Mcp-Param-*} headers, argument to header name part
  */
-record Tool(String name, Route route, ToolSchemas schemas, Requirement requirement, ObjectNode definition) {
+record Tool(String name, Route route, ToolSchemas schemas, Requirement requirement, ObjectNode definition, Map<String, String> headers) {
 
     /**
-     * @param routes every route of the app
-     * @param requirementOf a route's effective requirement, null when none is decided
+     * @param marked the routes marked as tools (and resources, skipped here)
      * @return the tools, by name, in registration order
      * @throws IllegalStateException naming the route, for a duplicate name, a tool without an auth
      *     decision, or a route a tool cannot call (a streamed, form or multipart body)
      */
-    static Map<String, Tool> of(Collection<Route> routes, Function<Route, Requirement> requirementOf) {
+    static Map<String, Tool> of(List<Marking> marked) {
         Map<String, Tool> out = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
-        for (Route r : routes) {
-            String name = r.toolName().orElse(null);
+        for (Marking m : marked) {
+            Route r = m.route();
+            String name = m.tool();
             if (name == null) continue;
             Tool taken = out.get(name);
             if (taken != null) {
                 problems.add("tool " + name + " is declared twice: " + taken.route() + " and " + r);
                 continue;
             }
-            Requirement who = requirementOf.apply(r);
+            Requirement who = m.requirement();
             if (who == null) {
                 problems.add("tool " + name + " (" + r + ") has no auth decision: say who may call it with requires(...) on the route, "
                         + "its group or the app (Requirement.anonymous() for anyone)");
@@ -53,14 +52,14 @@ record Tool(String name, Route route, ToolSchemas schemas, Requirement requireme
                 continue;
             }
             ToolSchemas schemas = ToolSchemas.of(r);
-            String wrong = mirror(schemas, r.toolHeaders());
+            String wrong = mirror(schemas, m.toolHeaders());
             if (wrong != null) {
                 problems.add("tool " + name + " (" + r + "): " + wrong);
                 continue;
             }
             ObjectNode def = JsonRpc.NODES.objectNode().put("name", name);
             r.summary().ifPresent(s -> def.put("title", s));
-            def.put("description", r.toolDescription().orElseThrow());
+            def.put("description", m.toolDescription());
             def.set("inputSchema", schemas.input());
             schemas.output().ifPresent(o -> def.set("outputSchema", o));
             ObjectNode hints = def.putObject("annotations");
@@ -71,7 +70,7 @@ record Tool(String name, Route route, ToolSchemas schemas, Requirement requireme
                 default -> hints.put("readOnlyHint", false).put("destructiveHint", false).put("idempotentHint", false);
             }
             hints.put("openWorldHint", false);
-            out.put(name, new Tool(name, r, schemas, who, def));
+            out.put(name, new Tool(name, r, schemas, who, def, m.toolHeaders()));
         }
         if (!problems.isEmpty()) throw new IllegalStateException(String.join("; ", problems));
         return out;
