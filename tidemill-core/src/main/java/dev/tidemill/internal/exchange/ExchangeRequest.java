@@ -124,11 +124,6 @@ public abstract class ExchangeRequest implements Request {
         this.security = security;
     }
 
-    /** @return the request's header fields as received */
-    public HttpHeaders nettyHeaders() {
-        return headers;
-    }
-
     /** @return what the connection's TLS handshake established, null on a plain connection */
     TransportSecurity transportSecurity() {
         return security;

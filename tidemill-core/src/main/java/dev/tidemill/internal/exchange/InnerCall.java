@@ -86,6 +86,19 @@ public final class InnerCall implements ReplySink {
         return call.answer;
     }
 
+    /**
+     * @param outer the request being served
+     * @param left out: names (lower case) of fields that describe the outer request itself
+     * @return the outer request's other header fields (its credentials among them), for a call made on its behalf
+     */
+    public static HttpHeaders forwarded(Exchange outer, java.util.Set<String> left) {
+        HttpHeaders out = new io.netty.handler.codec.http.DefaultHttpHeaders();
+        for (java.util.Map.Entry<String, String> h : outer.headers) {
+            if (!left.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) out.add(h.getKey(), h.getValue());
+        }
+        return out;
+    }
+
     private void proceed(Exchange ex, Verdict verdict, byte[] body) {
         if (verdict != null) {
             ex.refuse(verdict, false);

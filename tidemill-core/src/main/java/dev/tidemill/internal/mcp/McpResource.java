@@ -5,7 +5,6 @@ import dev.tidemill.Requirement;
 import dev.tidemill.Route;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.InnerCall;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -98,8 +97,7 @@ record McpResource(String uri, Route route, Requirement requirement, Pattern mat
             }
         }
         if (path.isEmpty()) path.append('/');
-        HttpHeaders headers = new DefaultHttpHeaders();
-        ToolCalls.forward(mcpRequest, headers);
+        HttpHeaders headers = ToolCalls.forward(mcpRequest);
         headers.set("Content-Length", "0");
         return InnerCall.run((Exchange) mcpRequest, "GET", path.toString(), headers, new byte[0], java.util.Map.of()).thenApply(a -> {
             if (a.status() == 401 || a.status() == 403) return new Methods.Answer(null, 0, null, ToolCalls.refusal(mcpRequest, a));

@@ -6,7 +6,6 @@ import dev.tidemill.Response;
 import dev.tidemill.internal.exchange.Exchange;
 import dev.tidemill.internal.exchange.InnerCall;
 import dev.tidemill.internal.openapi.ToolSchemas;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -47,8 +46,7 @@ final class ToolCalls {
         ObjectNode body = JsonRpc.NODES.objectNode();
         String unknown = queryAndBody(tool, args, uri, body);
         if (unknown != null) return CompletableFuture.completedFuture(new Outcome(toolError("unknown argument " + unknown), null));
-        HttpHeaders headers = new DefaultHttpHeaders();
-        forward(mcpRequest, headers);
+        HttpHeaders headers = forward(mcpRequest);
         byte[] bytes = new byte[0];
         if (tool.route().body().isPresent()) {
             JsonNode value = tool.schemas().flatBody() ? body : args.get(ToolSchemas.BODY);
@@ -61,12 +59,11 @@ final class ToolCalls {
                 .thenApply(a -> outcome(mcpRequest, tool, a));
     }
 
-    /** Copies the MCP request's fields a call carries (its credentials among them) into {@code headers}. */
-    static void forward(Request mcpRequest, HttpHeaders headers) {
-        for (Map.Entry<String, String> h : ((Exchange) mcpRequest).nettyHeaders()) {
-            if (!NOT_FORWARDED.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) headers.add(h.getKey(), h.getValue());
-        }
+    /** @return the MCP request's fields a call carries (its credentials among them) */
+    static HttpHeaders forward(Request mcpRequest) {
+        HttpHeaders headers = InnerCall.forwarded((Exchange) mcpRequest, NOT_FORWARDED);
         headers.set("Accept", "application/json, text/plain;q=0.9, */*;q=0.1");
+        return headers;
     }
 
     /** A route's 401 or 403 as the answer to the MCP request itself, its Bearer challenge naming the resource metadata. */
