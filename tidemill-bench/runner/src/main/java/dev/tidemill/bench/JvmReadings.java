@@ -43,7 +43,7 @@ final class JvmReadings {
      * counts what survives. Steadier than {@link #liveHeapKb}, whose young generation's "used" includes
      * the TLABs handed out since the GC (megabytes, changing from one reading to the next).
      *
-     * @return the histogram's total bytes, or -1 when jcmd could not tell
+     * @return the histogram's total bytes less its filler arrays, or -1 when jcmd could not tell
      */
     static long liveObjectBytes(long pid) {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
@@ -52,11 +52,17 @@ final class JvmReadings {
 
     /**
      * @param histogram the output of {@code jcmd <pid> GC.class_histogram}
-     * @return the bytes of its {@code Total} line, or -1 without one
+     * @return the bytes of its {@code Total} line less those of {@code jdk.internal.vm.FillerElement} and
+     *     {@code FillerObject}: dead space the collector filled so the heap stays walkable (a megabyte or two,
+     *     coming and going between readings), no object of the program; -1 without a total
      */
     static long parseHistogramBytes(String histogram) {
         Matcher m = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$").matcher(histogram);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
+        if (!m.find()) return -1;
+        long total = Long.parseLong(m.group(1));
+        Matcher filler = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+\\S*jdk\\.internal\\.vm\\.Filler(?:Element|Object)\\b").matcher(histogram);
+        while (filler.find()) total -= Long.parseLong(filler.group(1));
+        return total;
     }
 
     /** @return the NMT summary of a JVM started with {@link MemorySuite#NMT_FLAG}, or empty when jcmd could not tell */

@@ -143,12 +143,13 @@ final class McpReport {
                     + "per-round differences).%n", r.differenceUs()));
         }
         if (r.sessions() != null) {
-            b.append("\n### Idle sessions\n\n").append(String.format(Locale.ROOT, "%,d sessions of revision %s opened one after another "
+            b.append("\n### Idle sessions\n\n").append(String.format(Locale.ROOT, "After %d sessions opened and ended (so that what the "
+                            + "first ones load once is not counted), %,d sessions of revision %s opened one after another "
                             + "from the runner over one keep-alive connection (`initialize`, then `notifications/initialized`; %.1f s), then "
                             + "the connection closed. Live heap: the bytes of the server's live objects (`jcmd <pid> GC.class_histogram`, "
-                            + "which runs a full GC first), before opening them and with them open and idle; then every session ended "
+                            + "which runs a full GC first; less the collector's filler arrays), before opening them and with them open and idle; then every session ended "
                             + "with a DELETE and the heap read again. Bytes per idle session = (with them - before) / sessions. The sessions "
-                            + "are in the endpoint's in-memory store (`Mcp.maxSessions()` %s, idle expiry %s).%n%n", r.sessions().opened(),
+                            + "are in the endpoint's in-memory store (`Mcp.maxSessions()` %s, idle expiry %s).%n%n", McpSuite.WARM_SESSIONS, r.sessions().opened(),
                     McpClient.SESSION_ERA, r.sessions().seconds(), c.get("maxSessions"), c.get("sessionIdle")))
                     .append(sessionsTable(r.sessions()));
         }

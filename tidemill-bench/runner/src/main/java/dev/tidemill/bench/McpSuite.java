@@ -36,6 +36,8 @@ import java.util.Optional;
 public final class McpSuite {
     /** The CPU cases, in the first round's order. */
     static final List<String> CASES = List.of("plain", "mcp");
+    /** Sessions opened and ended before the heap's first reading. */
+    static final int WARM_SESSIONS = 200;
 
     /**
      * The idle sessions.
@@ -240,6 +242,10 @@ public final class McpSuite {
     private Sessions sessions(CpuSets cpus, Path dir) {
         try (RunningTarget running = start("sessions", cpus, dir, false)) {
             long pid = running.pid();
+            // open and end a few first, so that what the first sessions load once (classes, caches) is not counted per session
+            try (McpClient client = new McpClient(running.port())) {
+                for (int i = 0; i < WARM_SESSIONS; i++) client.openSession().ifPresent(client::endSession);
+            }
             long before = JvmReadings.liveObjectBytes(pid);
             long rssBefore = JvmReadings.rssKb(pid);
             List<String> ids = new ArrayList<>();
