@@ -159,12 +159,18 @@ public final class Tidemill implements Routes {
      *
      * @param settings path, server name, session bounds
      * @return this
-     * @throws IllegalStateException if called twice
+     * @throws IllegalStateException if called twice, or bearer tokens are taken without an audience
+     *     ({@link BearerTokens#audience()}: an MCP server takes only tokens issued for it, RFC 8707)
      */
     public Tidemill mcp(Mcp settings) {
         checkNotStarted();
         Objects.requireNonNull(settings, "settings");
         if (mcp != null) throw new IllegalStateException("mcp(...) was already called on this app");
+        if (config.auth().bearerTokens().filter(t -> t.audience().isEmpty()).isPresent()) {
+            // 2025-11-25 basic/authorization "Token Audience Binding and Validation" (RFC 8707)
+            throw new IllegalStateException("the MCP endpoint takes only tokens issued for it: set BearerTokens.audience "
+                    + "(TIDEMILL_AUTH_AUDIENCE), e.g. to the endpoint's URL");
+        }
         SessionStore store = config.auth().sessions().map(Sessions::store).orElseGet(() -> SessionStore.inMemory(settings.maxSessions()));
         mcp = McpRoutes.register(this, settings, store);
         return this;

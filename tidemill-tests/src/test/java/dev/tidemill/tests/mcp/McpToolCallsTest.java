@@ -40,6 +40,9 @@ class McpToolCallsTest {
     @BeforeAll
     static void start() {
         Tidemill app = Tidemill.create(TestClient.config().workerLoops(1).ioThreads(1).build());
+        // An app filter (it lets the MCP request itself by): a tool call passes through it as any request does, with the MCP request's fields.
+        app.filter((req, next) -> req.header("X-Closed").isPresent() && !req.path().equals("/mcp")
+                ? Response.status(409).json(Map.of("closed", req.header("X-Closed").get())) : next.proceed(req));
         app.get("/limited", req -> "ok").rateLimit(RateLimit.builder("tool-limit").requests(2).per(Duration.ofMinutes(1)).build())
                 .requires(Requirement.anonymous()).tool("limited", "Twice a minute");
         app.get("/slow", req -> {
@@ -97,6 +100,18 @@ class McpToolCallsTest {
         JsonNode slow = call("slow");
         assertThat(slow.get("isError").asBoolean()).isTrue();
         assertThat(slow.at("/content/0/text").asString()).contains("\"status\":504").contains("requestTimeout");
+    }
+
+    @Test
+    void theAppsFiltersRunAroundATool() {
+        TestResponse r = client.send(TestRequest.of("POST", "/mcp").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "work")
+                .header("X-Closed", "maintenance")
+                .body("application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"work\","
+                        + "\"arguments\":{}," + META.formatted("") + "}}"));
+        JsonNode result = r.jsonTree().get("result");
+        assertThat(result.get("isError").asBoolean()).as("%s", r).isTrue();
+        assertThat(result.at("/content/0/text").asString()).contains("maintenance");
     }
 
     @Test
@@ -180,5 +195,17 @@ class McpToolCallsTest {
         assertThatThrownBy(missing::start).hasMessageContaining("names no path or query parameter");
         assertThatThrownBy(() -> Tidemill.create().get("/x", req -> "x").toolHeader("a", "Bad Header"))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void bearerTokensWithoutAnAudienceAreRefusedForAnMcpEndpoint() {
+        // 2025-11-25 basic/authorization "Token Audience Binding and Validation": only tokens issued for this server
+        java.net.URI keys = java.net.URI.create("https://issuer.example/jwks");
+        Tidemill anyAudience = Tidemill.create(TestClient.config()
+                .auth(dev.tidemill.Auth.bearer(dev.tidemill.BearerTokens.builder().issuer("https://issuer.example").jwksUri(keys).build())).build());
+        assertThatThrownBy(anyAudience::mcp).hasMessageContaining("BearerTokens.audience");
+        Tidemill bound = Tidemill.create(TestClient.config().auth(dev.tidemill.Auth.bearer(dev.tidemill.BearerTokens.builder()
+                .issuer("https://issuer.example").audience("http://127.0.0.1/mcp").jwksUri(keys).build())).build());
+        bound.mcp(); // accepted
     }
 }
