@@ -66,6 +66,16 @@ class DemoMcpTest {
             assertThat(doc.get("authorization_servers").get(0).asString()).isEqualTo(DemoIdentity.DEV_ISSUER);
             assertThat(doc.get("scopes_supported").toString()).isEqualTo("[\"admin\"]");
             assertThat(doc.get("bearer_methods_supported").toString()).isEqualTo("[\"header\"]");
+            // "Scope Challenge Handling": a token without the tool's scope is refused with the scope it needs
+            String bob = "Bearer " + DemoIdentity.devToken(dir.resolve("key.json"), "bob", List.of());
+            String bobSession = initialize(client, bob);
+            assertThat(toolNames(client, bobSession, bob)).doesNotContain("admin_stats");
+            TestResponse forbidden = client.send(TestRequest.of("POST", "/mcp").header("Accept", "application/json, text/event-stream")
+                    .header("Mcp-Session-Id", bobSession).header("Authorization", bob).body("application/json",
+                            "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"admin_stats\",\"arguments\":{}}}"));
+            assertThat(forbidden.status()).isEqualTo(403);
+            assertThat(forbidden.header("WWW-Authenticate").orElseThrow()).startsWith("Bearer resource_metadata=\"" + metadata + "\"")
+                    .contains("error=\"insufficient_scope\"", "scope=\"admin\"");
         }
     }
 

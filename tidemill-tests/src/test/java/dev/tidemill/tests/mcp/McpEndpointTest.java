@@ -116,6 +116,7 @@ class McpEndpointTest {
         return r.jsonTree().get("result");
     }
 
+    /** 2025-11-25 basic/transports "Session Management" (ids of visible ASCII; 400 without one, 404 for an unknown or ended one; DELETE) and "Listening for Messages from the Server" (GET: a stream or 405). */
     @Test
     void aSessionIsOpenedUsedAndEnded() {
         String id = session("2025-11-25");
@@ -132,6 +133,7 @@ class McpEndpointTest {
         assertThat(client.get("/mcp").status()).as("no GET stream").isEqualTo(405);
     }
 
+    /** 2025-11-25 basic/lifecycle "Version Negotiation": a version the server does not speak is answered with the one it does. */
     @Test
     void anUnknownVersionIsAnsweredWithTheNewestSessionVersion() {
         TestResponse init = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2024-01-01\","
@@ -141,6 +143,7 @@ class McpEndpointTest {
         assertThat(init.jsonTree().at("/result/capabilities/tools").isObject()).isTrue();
     }
 
+    /** 2025-03-26 basic/transports "Sending Messages to the Server" (a batch is allowed) against 2025-06-18 changelog (batching removed). */
     @Test
     void batchesOnlyOnA20250326Session() {
         String old = session("2025-03-26");
@@ -152,6 +155,7 @@ class McpEndpointTest {
         assertThat(post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "Mcp-Session-Id", current).status()).isEqualTo(400);
     }
 
+    /** 2025-11-25 server/tools "Listing Tools", "Output Schema" and "Tool Annotations"; server/utilities/pagination (an opaque cursor, -32602 for a bad one). */
     @Test
     void toolsAreListedWithSchemasFromTheirRoutesInPages() {
         String id = session("2025-11-25");
@@ -179,6 +183,7 @@ class McpEndpointTest {
         assertThat(bad.at("/error/code").asInt()).isEqualTo(-32602);
     }
 
+    /** 2025-11-25 server/tools "Calling Tools", "Structured Content" and "Error Handling" (route problems are isError results; an unknown tool -32602). */
     @Test
     void aCallRunsTheRealRoute() {
         String id = session("2025-11-25");
@@ -204,6 +209,7 @@ class McpEndpointTest {
         assertThat(noTool.jsonTree().at("/error/code").asInt()).isEqualTo(-32602);
     }
 
+    /** 2025-11-25 basic/authorization "Scope Challenge Handling"; basic/security_best_practices "Session Hijacking" (a session is its caller's). */
     @Test
     void aToolNeedingAScopeIsForbiddenWithAChallengeAndListedForWhoHasIt() {
         String anonymous = session("2025-11-25");
@@ -229,6 +235,7 @@ class McpEndpointTest {
         assertThat(stats.get("structuredContent").toString()).isEqualTo("{\"requests\":42}");
     }
 
+    /** 2026-07-28 server/discover; basic/transports/streamable-http "Server Validation" (-32020), "Protocol Version Header" (-32022, 404 with -32601) and "Earlier Streamable HTTP Revisions" (no session, DELETE 405); basic/index "_meta"; server/utilities/caching. */
     @Test
     void theStatelessEraNeedsMatchingHeadersAndKeepsNothing() {
         String meta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientInfo\":"
@@ -274,6 +281,7 @@ class McpEndpointTest {
         assertThat(list.jsonTree().at("/result/ttlMs").asLong()).isPositive();
     }
 
+    /** 2025-11-25 basic/transports "Security Warning": Origin validated, 403 (DNS rebinding, with Host). */
     @Test
     void aForeignOriginIsForbidden() {
         TestResponse r = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}",
@@ -292,6 +300,7 @@ class McpEndpointTest {
         assertThat(local.status()).as("a page on the loopback itself").isEqualTo(200);
     }
 
+    /** 2025-11-25 server/tools "Tool Names"; a tool exposed without an auth decision is refused at start. */
     @Test
     void aToolWithoutAnAuthDecisionFailsTheStart() {
         Tidemill app = Tidemill.create(TestClient.config().build());
