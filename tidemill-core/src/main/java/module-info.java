@@ -1,5 +1,5 @@
 /**
- * Tidemill's core: the framework and server. Only {@code dev.tidemill}, {@code dev.tidemill.html} and {@code dev.tidemill.datastar}, the API applications
+ * Tidemill's core: the framework and server. Only {@code dev.tidemill}, {@code dev.tidemill.html}, {@code dev.tidemill.datastar} and {@code dev.tidemill.controller}, the API applications
  * type, are exported; the implementation under {@code dev.tidemill.internal} is not readable from
  * outside, whatever its classes' modifiers. No third-party type appears in the exported API, so
  * nothing is required transitively.
@@ -12,6 +12,8 @@ module dev.tidemill {
     exports dev.tidemill;
     exports dev.tidemill.html;
     exports dev.tidemill.datastar;
+    /** Controllers' annotations, read by tidemill-processor at compile time (all of CLASS retention). */
+    exports dev.tidemill.controller;
     // the fan-out a backend that stores messages elsewhere relays into (LocalTopic.relay)
     exports dev.tidemill.internal.topic to dev.tidemill.redis;
 
@@ -50,5 +52,7 @@ module dev.tidemill {
 
     /** Topics: the in-process backend, looked up as a service so that the API names no implementation class. */
     uses dev.tidemill.Topic.Backend;
+    /** Controllers: each module's generated index of its @Controller classes (Tidemill.controllers). */
+    uses dev.tidemill.ControllerIndex;
     provides dev.tidemill.Topic.Backend with dev.tidemill.internal.topic.LocalTopics;
 }

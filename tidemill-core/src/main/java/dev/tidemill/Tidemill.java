@@ -37,6 +37,7 @@ public final class Tidemill implements Routes {
     private JsonCodec json;
     private OpenApiRoutes openApi;
     private McpRoutes mcp;
+    private final Controllers controllers = new Controllers();
     private Cors cors = Cors.none();
     private RateLimit rateLimit;
     private Requirement requirement;
@@ -176,6 +177,24 @@ public final class Tidemill implements Routes {
         return this;
     }
 
+    /**
+     * Registers the routes of controllers: objects of {@code @Controller} classes
+     * ({@link dev.tidemill.controller}) that the application constructed, with any injector or none.
+     * Their routes were generated at compile time by {@code tidemill-processor}; nothing is scanned
+     * or reflected on. At start, every other controller of a module that gave one must have been
+     * given too. See docs/controllers.md.
+     *
+     * @param given the controllers, each of a different class
+     * @return this
+     * @throws IllegalArgumentException for an object of a class no {@link ControllerIndex} knows,
+     *     naming what the build lacks
+     */
+    public Tidemill controllers(Object... given) {
+        checkNotStarted();
+        controllers.register(this, given);
+        return this;
+    }
+
     /** @return the OpenAPI document as {@code openapi} prints it: the app's settings, else {@link OpenApi#DEFAULTS} */
     byte[] openApiDocument() {
         return OpenApiRoutes.document(openApi == null ? OpenApi.DEFAULTS : openApi.settings(), routes, requirement, config.auth());
@@ -260,9 +279,10 @@ public final class Tidemill implements Routes {
             }
             ops = Operational.create(config, checks);
             operationalRoutes(ops);
-            login = loginRoutes();
+            login = LoginRoutes.register(this, config);
             started = true;
         }
+        controllers.checkComplete();
         if (openApi != null) openApi.build(routes, requirement, config.auth()); // before binding: a duplicate operationId fails the start
         if (mcp != null) mcp.build(routes, requirement); // a duplicate tool, or one without an auth decision, fails the start
         for (Route r : routes) {
@@ -285,9 +305,10 @@ public final class Tidemill implements Routes {
         dev.tidemill.internal.auth.OidcFlow login;
         synchronized (this) {
             if (started) throw new IllegalStateException("this app was already started");
-            login = loginRoutes();
+            login = LoginRoutes.register(this, config);
             started = true;
         }
+        controllers.checkComplete();
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
@@ -307,30 +328,6 @@ public final class Tidemill implements Routes {
             operational(o.readinessPath(), ops.readiness(), ExecutionMode.IO);
         }
         if (o.metrics()) operational(o.metricsPath(), ops.metrics(), ExecutionMode.VIRTUAL);
-    }
-
-    /**
-     * With {@link OidcLogin}: {@code GET} the sessions' login path, {@code GET} the callback path and
-     * {@code POST} the logout path, as anonymous routes (a sign-in needs nobody signed in). They wait
-     * on the provider through futures, so they run on the I/O thread.
-     *
-     * @return the sign-in's flow, or null without one
-     */
-    private dev.tidemill.internal.auth.OidcFlow loginRoutes() {
-        OidcLogin settings = config.auth().login().orElse(null);
-        if (settings == null) return null;
-        var flow = new dev.tidemill.internal.auth.OidcFlow(settings);
-        String loginPath = config.auth().sessions().orElseThrow().loginPath();
-        try {
-            register("GET", loginPath, flow::login, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
-            register("GET", settings.callbackPath(), flow::callback, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
-            register("POST", settings.logoutPath(), flow::logout, null).requires(Requirement.anonymous()).mode(ExecutionMode.IO);
-        } catch (IllegalArgumentException e) {
-            flow.close();
-            throw new IllegalArgumentException(e.getMessage() + "; with OidcLogin the server takes " + loginPath + ", "
-                    + settings.callbackPath() + " and POST " + settings.logoutPath() + " itself", e);
-        }
-        return flow;
     }
 
     private void operational(String path, Handler handler, ExecutionMode mode) {

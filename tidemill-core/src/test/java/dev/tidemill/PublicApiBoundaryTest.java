@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Guards the public API: no type from {@code dev.tidemill.internal} leaks into a public signature
  * of a public type or of any public type nested in one, and the module exports nothing but
- * {@code dev.tidemill}, {@code dev.tidemill.html} and {@code dev.tidemill.datastar}.
+ * {@code dev.tidemill}, {@code dev.tidemill.html}, {@code dev.tidemill.datastar} and {@code dev.tidemill.controller}.
  */
 class PublicApiBoundaryTest {
     private static final List<Class<?>> PUBLIC_TYPES = List.of(
@@ -41,7 +41,10 @@ class PublicApiBoundaryTest {
             Tls.class, Tls.Builder.class, Tls.Identity.class, Tls.Provider.class, Tls.ClientAuth.class,
             Auth.class, BearerTokens.class, BearerTokens.Builder.class, Principal.class, Principal.Via.class, Requirement.class,
             ApiKeys.class, Session.class, SessionStore.class, Sessions.class, Sessions.Builder.class, BasicUsers.class,
-            OidcLogin.class, OidcLogin.Builder.class);
+            OidcLogin.class, OidcLogin.Builder.class, ControllerIndex.class,
+            dev.tidemill.controller.Controller.class, dev.tidemill.controller.Get.class, dev.tidemill.controller.Post.class, dev.tidemill.controller.Put.class, dev.tidemill.controller.Patch.class, dev.tidemill.controller.Delete.class, dev.tidemill.controller.PathParam.class, dev.tidemill.controller.QueryParam.class,
+            dev.tidemill.controller.HeaderParam.class, dev.tidemill.controller.CookieParam.class, dev.tidemill.controller.Body.class, dev.tidemill.controller.Form.class, dev.tidemill.controller.MultipartForm.class, dev.tidemill.controller.Mode.class, dev.tidemill.controller.Produces.class, dev.tidemill.controller.Status.class,
+            dev.tidemill.controller.Returns.class, dev.tidemill.controller.Requires.class, dev.tidemill.controller.Anonymous.class, dev.tidemill.controller.RateLimited.class, dev.tidemill.controller.Operation.class, dev.tidemill.controller.Tool.class);
 
     @Test
     void noInternalTypeAppearsInAPublicSignature() {
@@ -72,7 +75,7 @@ class PublicApiBoundaryTest {
         // A new public type must be added above, so that the leak check covers it.
         java.nio.file.Path root = java.nio.file.Path.of(Tidemill.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> missing = new ArrayList<>();
-        for (String pkg : List.of("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar")) {
+        for (String pkg : List.of("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar", "dev.tidemill.controller")) {
             try (var files = java.nio.file.Files.list(root.resolve(pkg.replace('.', '/')))) {
                 for (java.nio.file.Path f : files.toList()) {
                     String name = f.getFileName().toString();
@@ -92,7 +95,7 @@ class PublicApiBoundaryTest {
         assertThat(module.name()).isEqualTo("dev.tidemill");
         assertThat(module.exports()).extracting(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
                 // the one qualified export: the topic fan-out, to the Redis add-on that relays into it, to nothing else
-                .containsExactlyInAnyOrder("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar",
+                .containsExactlyInAnyOrder("dev.tidemill", "dev.tidemill.html", "dev.tidemill.datastar", "dev.tidemill.controller",
                         "dev.tidemill.internal.topic to [dev.tidemill.redis]");
         assertThat(module.opens()).isEmpty();
         assertThat(module.packages()).as("the internal packages exist, unexported").contains(
