@@ -116,9 +116,9 @@ final class AppCommand {
     private static String describe(Param<?> p) {
         String type = p.type().javaType().isEnum() ? p.type().javaType().getSimpleName() : p.type().schemaFormat()
                 .orElse(p.type().schemaType());
-        String where = p.location() == Param.Location.PATH ? "path " : "";
-        return switch (p.shape()) {
-            case REQUIRED -> where + p.name() + ":" + type;
+        String where = p.location() == Param.Location.QUERY ? "" : p.location().label() + " ";
+        return where + switch (p.shape()) {
+            case REQUIRED -> p.name() + ":" + type;
             case OPTIONAL -> p.name() + ":" + type + "?";
             case DEFAULTED -> p.name() + ":" + type + "=" + p.defaultValue().orElseThrow();
             case LIST -> p.name() + ":" + type + "[]";

@@ -5,15 +5,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A typed path or query parameter, declared on a route with {@link Route#params} and read with
- * {@link Request#param}. Declaring parameters lets the router coerce and check them on the I/O
- * thread before any handler is dispatched, and lets an OpenAPI generator describe them.
+ * A typed path, query, header or cookie parameter, declared on a route with {@link Route#params}
+ * and read with {@link Request#param}. Declaring parameters lets the router coerce and check them on
+ * the I/O thread before any handler is dispatched, and lets an OpenAPI generator describe them. A
+ * missing required value or one its type refuses is answered 422, one error per failing value, its
+ * {@code loc} the location's label and the name ({@code ["header", "X-Limit"]}).
  *
  * <pre>{@code
  * static final Param<Integer> ID = Param.path("id", ParamType.INT);
  * static final Param<Integer> LIMIT = Param.query("limit", ParamType.INT).withDefault(20);
  * static final Param<List<String>> TAG = Param.queryList("tag", ParamType.STRING);
- * app.get("/items/{id}", req -> find(req.param(ID), req.param(LIMIT))).params(ID, LIMIT, TAG);
+ * static final Param<Optional<String>> TENANT = Param.header("X-Tenant").optional();
+ * app.get("/items/{id}", req -> find(req.param(ID), req.param(LIMIT))).params(ID, LIMIT, TAG, TENANT);
  * }</pre>
  *
  * @param <T> the value type handed to the handler
@@ -23,19 +26,29 @@ public final class Param<T> {
     /** Where a parameter is read from; also the first element of a 422 error's {@code loc}. */
     public enum Location {
         /** A {@code {name}} segment of the route pattern. */
-        PATH,
+        PATH("path"),
         /** A key of the query string. */
-        QUERY;
+        QUERY("query"),
+        /** A request header field, its name matched case-insensitively; the first field of that name counts. */
+        HEADER("header"),
+        /** A cookie of the request's {@code Cookie} field(s) (RFC 6265), its name matched exactly; the first of that name counts. */
+        COOKIE("cookie");
 
-        /** @return {@code path} or {@code query} */
+        private final String label;
+
+        Location(String label) {
+            this.label = label;
+        }
+
+        /** @return {@code path}, {@code query}, {@code header} or {@code cookie} */
         public String label() {
-            return this == PATH ? "path" : "query";
+            return label;
         }
     }
 
     /** How many values a parameter takes and what happens when it is missing. */
     public enum Shape {
-        /** Exactly one value; missing -> 422 unless a default is set. */
+        /** Exactly one value; missing -> 422 ({@code "type": "missing"}, {@code "msg": "Field required"}). */
         REQUIRED,
         /** Zero or one value, handed over as {@link Optional}. */
         OPTIONAL,
@@ -54,6 +67,9 @@ public final class Param<T> {
     private Param(String name, Location location, ParamType<?> type, Shape shape, Object defaultValue) {
         this.name = Objects.requireNonNull(name, "name");
         if (name.isEmpty()) throw new IllegalArgumentException("parameter name must not be empty");
+        if ((location == Location.HEADER || location == Location.COOKIE) && !isToken(name)) {
+            throw new IllegalArgumentException("a " + location.label() + " name is a token (RFC 9110 5.6.2): '" + name + "'");
+        }
         this.location = location;
         this.type = Objects.requireNonNull(type, "type");
         this.shape = shape;
@@ -100,25 +116,87 @@ public final class Param<T> {
         return new Param<>(name, Location.QUERY, type, Shape.LIST, null);
     }
 
-    /** @return the same query parameter, optional: missing gives {@link Optional#empty()} */
+    /**
+     * @param name header field name, a token (RFC 9110 5.6.2), matched case-insensitively
+     * @return a required String header parameter
+     * @throws IllegalArgumentException if the name is not a token
+     */
+    public static Param<String> header(String name) {
+        return header(name, ParamType.STRING);
+    }
+
+    /**
+     * @param name header field name, a token (RFC 9110 5.6.2), matched case-insensitively
+     * @param type value type
+     * @param <T> value type
+     * @return a required header parameter (the first field when the header repeats; missing -> 422
+     *     with {@code loc} {@code ["header", name]})
+     * @throws IllegalArgumentException if the name is not a token
+     */
+    public static <T> Param<T> header(String name, ParamType<T> type) {
+        return new Param<>(name, Location.HEADER, type, Shape.REQUIRED, null);
+    }
+
+    /**
+     * @param name cookie name, a token, matched exactly
+     * @return a required String cookie parameter
+     * @throws IllegalArgumentException if the name is not a token
+     */
+    public static Param<String> cookie(String name) {
+        return cookie(name, ParamType.STRING);
+    }
+
+    /**
+     * @param name cookie name, a token, matched exactly
+     * @param type value type
+     * @param <T> value type
+     * @return a required cookie parameter, read from the {@code Cookie} field(s) (the first cookie of
+     *     that name; missing -> 422 with {@code loc} {@code ["cookie", name]})
+     * @throws IllegalArgumentException if the name is not a token
+     */
+    public static <T> Param<T> cookie(String name, ParamType<T> type) {
+        return new Param<>(name, Location.COOKIE, type, Shape.REQUIRED, null);
+    }
+
+    /**
+     * @return the same query, header or cookie parameter, optional: missing gives {@link Optional#empty()}
+     * @throws IllegalStateException for a path parameter, or one already optional, defaulted or a list
+     */
     public Param<Optional<T>> optional() {
-        requireSingleQuery("optional()");
+        requireSingle("optional()");
         return new Param<>(name, location, type, Shape.OPTIONAL, null);
     }
 
     /**
-     * @param value used when the query key is absent
-     * @return the same query parameter with a default
+     * @param value used when the query key, header or cookie is absent (a present but invalid value
+     *     is still a 422)
+     * @return the same query, header or cookie parameter with a default
+     * @throws IllegalStateException for a path parameter, or one already optional, defaulted or a list
      */
     public Param<T> withDefault(T value) {
-        requireSingleQuery("withDefault()");
+        requireSingle("withDefault()");
         return new Param<>(name, location, type, Shape.DEFAULTED, Objects.requireNonNull(value, "value"));
     }
 
-    private void requireSingleQuery(String what) {
-        if (location != Location.QUERY || shape != Shape.REQUIRED) {
-            throw new IllegalStateException(what + " applies to a required query parameter, not to " + this);
+    private void requireSingle(String what) {
+        if (location == Location.PATH || shape != Shape.REQUIRED) {
+            throw new IllegalStateException(what + " applies to a required query, header or cookie parameter, not to " + this);
         }
+    }
+
+    /** RFC 9110 5.6.2: tchar is {@code !#$%&'*+-.^_`|~}, a digit or a letter (ASCII). */
+    private static boolean isToken(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c < 0x80 && (Character.isLetterOrDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0))) return false;
+        }
+        return true;
+    }
+
+    /** @return whether both read the same value: one location, one name (a header's in any case) */
+    boolean sameAs(Param<?> other) {
+        return location == other.location
+                && (location == Location.HEADER ? name.equalsIgnoreCase(other.name) : name.equals(other.name));
     }
 
     /** @return the name */

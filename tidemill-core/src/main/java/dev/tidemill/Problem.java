@@ -58,7 +58,7 @@ public record Problem(String type, String title, int status, Optional<String> de
      * One failing input.
      *
      * @param type machine-readable kind, e.g. {@code missing}, {@code int_parsing}, {@code NotBlank}
-     * @param loc where: {@code ["path"|"query"|"body", name...]}
+     * @param loc where: {@code ["path"|"query"|"header"|"cookie"|"body", name...]}
      * @param msg human-readable message
      * @param input the offending input as received, if there was one
      */

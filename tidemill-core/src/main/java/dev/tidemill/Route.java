@@ -40,7 +40,7 @@ public final class Route {
 
     /**
      * Declares typed parameters. Path parameters must name a segment of the pattern; undeclared
-     * segments are Strings.
+     * segments are Strings. A name is declared once per location (a header's in any case).
      *
      * @param declared the parameters
      * @return this
@@ -53,10 +53,8 @@ public final class Route {
                 throw new IllegalArgumentException(
                         "route " + method + " " + pattern + " has no path segment {" + p.name() + "} for " + p);
             }
-            for (Param<?> q : params) {
-                if (q.location() == p.location() && q.name().equals(p.name())) {
-                    throw new IllegalArgumentException("route " + method + " " + pattern + " declares " + p + " twice");
-                }
+            if (params.stream().anyMatch(p::sameAs)) {
+                throw new IllegalArgumentException("route " + method + " " + pattern + " declares " + p + " twice");
             }
             params.add(p);
         }
@@ -204,6 +202,18 @@ public final class Route {
         return this;
     }
 
+    /**
+     * @param mediaType {@code type/subtype[; name=value]}, e.g. {@code image/png}: the OpenAPI document's media type
+     *     of a {@code String} or {@code byte[]} {@link #returns(Class) returns}. Nothing is checked at run time: the
+     *     handler still sets the Content-Type itself, e.g. {@code Response.ok().bytes(b, "image/png")}
+     * @return this
+     */
+    public Route produces(String mediaType) {
+        app.checkNotStarted();
+        docs.produces = RouteDocs.mediaType(mediaType);
+        return this;
+    }
+
     /** @param text one-line summary for the OpenAPI document @return this */
     public Route summary(String text) {
         app.checkNotStarted();
@@ -242,10 +252,7 @@ public final class Route {
         return Optional.ofNullable(docs.bodyType);
     }
 
-    /**
-     * @return {@code application/json}, {@code application/x-www-form-urlencoded} or
-     *     {@code multipart/form-data} when a body is declared
-     */
+    /** @return {@code application/json}, {@code application/x-www-form-urlencoded} or {@code multipart/form-data} when a body is declared */
     public Optional<String> bodyMediaType() {
         return Optional.ofNullable(docs.bodyMediaType);
     }
@@ -253,6 +260,11 @@ public final class Route {
     /** @return the declared success response type, if any */
     public Optional<Class<?>> returns() {
         return Optional.ofNullable(docs.returnType);
+    }
+
+    /** @return the media type set with {@link #produces(String)}, if any */
+    public Optional<String> produces() {
+        return Optional.ofNullable(docs.produces);
     }
 
     /** @return the declared success status; 200 unless {@link #returns(int, Class)} said otherwise */
@@ -340,33 +352,21 @@ public final class Route {
         return docs.kind;
     }
 
-    /**
-     * @param policy the CORS policy of this route, overriding its group's and the app's;
-     *     {@link Cors#none()} turns an inherited one off
-     * @return this
-     */
+    /** @param policy this route's CORS policy, over its group's and the app's ({@link Cors#none()} turns one off) @return this */
     public Route cors(Cors policy) {
         app.checkNotStarted();
         cors = Objects.requireNonNull(policy, "cors");
         return this;
     }
 
-    /**
-     * @param limit the rate limit of this route, overriding its group's and the app's (one
-     *     object is one budget, shared by every route it is set on)
-     * @return this
-     */
+    /** @param limit this route's rate limit, over its group's and the app's (one object is one budget, shared) @return this */
     public Route rateLimit(RateLimit limit) {
         app.checkNotStarted();
         rateLimit = Objects.requireNonNull(limit, "rateLimit");
         return this;
     }
 
-    /**
-     * @param who who may call this route, overriding its group's and the app's ({@link
-     *     Requirement#anonymous()} lifts an inherited one)
-     * @return this
-     */
+    /** @param who who may call this route, over its group's and the app's ({@link Requirement#anonymous()} lifts one) @return this */
     public Route requires(Requirement who) {
         app.checkNotStarted();
         requirement = Objects.requireNonNull(who, "requires");

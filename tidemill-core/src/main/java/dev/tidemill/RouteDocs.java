@@ -18,6 +18,8 @@ final class RouteDocs {
     String bodyMediaType;
     Class<?> returnType;
     int returnStatus = 200;
+    /** The media type of a String or byte[] success answer, see {@link Route#produces(String)}. */
+    String produces;
     String summary;
     String description;
     String operationId;
@@ -78,6 +80,17 @@ final class RouteDocs {
         if (status < 200 || status > 299) throw new IllegalArgumentException("a declared return status is 2xx, not " + status);
         returnStatus = status;
         returnType = type;
+    }
+
+    /** RFC 9110 8.3.1: {@code type "/" subtype *( OWS ";" OWS parameter )}, each name a token. */
+    static String mediaType(String value) {
+        Objects.requireNonNull(value, "mediaType");
+        String token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+        String param = "[ \\t]*;[ \\t]*" + token + "=(" + token + "|\"([^\"\\\\]|\\\\.)*\")";
+        if (!value.matches(token + "/" + token + "(" + param + ")*")) {
+            throw new IllegalArgumentException("not a media type (type/subtype[; name=value]): " + value);
+        }
+        return value;
     }
 
     static String text(String what, String value) {

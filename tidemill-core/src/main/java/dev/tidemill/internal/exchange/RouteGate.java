@@ -140,7 +140,8 @@ public final class RouteGate {
         }
         ParamCoercer.Result coerced;
         try {
-            coerced = ex.endpoint.coercer().coerce(ex.pathValues, ex.query);
+            ParamCoercer coercer = ex.endpoint.coercer();
+            coerced = coercer.coerce(ex.pathValues, ex.query, coercer.readsHeaders() ? headers::getAll : null);
         } catch (MalformedEncodingException e) {
             return Verdict.of(400, "Bad Request", "invalid percent-encoding in the path");
         }

@@ -233,7 +233,9 @@ public final class OpenApiDocument {
         ObjectNode ok = out.putObject(status).put("description", reason(r.returnStatus()));
         Class<?> type = r.returns().orElse(null);
         if (type == null || type == Void.class || type == void.class) return;
-        String mediaType = type == String.class ? "text/plain; charset=utf-8"
+        boolean raw = type == String.class || type == byte[].class;
+        String mediaType = raw && r.produces().isPresent() ? r.produces().get()
+                : type == String.class ? "text/plain; charset=utf-8"
                 : type == byte[].class ? "application/octet-stream" : "application/json";
         ObjectNode schema = type == byte[].class ? NODES.objectNode() : schemas.of(type);
         ok.putObject("content").putObject(mediaType).set("schema", schema);
@@ -249,14 +251,19 @@ public final class OpenApiDocument {
         };
     }
 
-    /** Path parameters in pattern order (declared or plain text), then query parameters in declaration order. */
+    /**
+     * Path parameters in pattern order (declared or plain text), then query, header and cookie
+     * parameters, each location in declaration order.
+     */
     static ArrayNode parameters(Route r) {
         ArrayNode out = NODES.arrayNode();
         Map<String, Param<?>> path = new LinkedHashMap<>();
-        List<Param<?>> query = new ArrayList<>();
+        List<Param<?>> others = new ArrayList<>();
+        for (Param.Location at : List.of(Param.Location.QUERY, Param.Location.HEADER, Param.Location.COOKIE)) {
+            for (Param<?> p : r.params()) if (p.location() == at) others.add(p);
+        }
         for (Param<?> p : r.params()) {
             if (p.location() == Param.Location.PATH) path.put(p.name(), p);
-            else query.add(p);
         }
         for (String seg : r.pattern().split("/")) {
             boolean rest = seg.startsWith("{*");
@@ -267,8 +274,8 @@ public final class OpenApiDocument {
             if (rest) node.put("description", "the rest of the path; it may contain '/'");
             node.set("schema", p == null ? NODES.objectNode().put("type", "string") : schema(p.type()));
         }
-        for (Param<?> p : query) {
-            ObjectNode node = out.addObject().put("name", p.name()).put("in", "query")
+        for (Param<?> p : others) {
+            ObjectNode node = out.addObject().put("name", p.name()).put("in", p.location().label())
                     .put("required", p.shape() == Param.Shape.REQUIRED);
             ObjectNode schema = schema(p.type());
             if (p.shape() == Param.Shape.LIST) {

@@ -113,8 +113,8 @@ final class Responses {
                 "missing, a coercion failure (int_parsing, uuid_parsing, date_parsing, enum...) or the constraint's "
                         + "simple name (NotBlank, Size, Min...)");
         ObjectNode loc = p.putObject("loc").put("type", "array").put("minItems", 1)
-                .put("description", "where: path, query or body, then the parameter name or the field path");
-        loc.putArray("prefixItems").addObject().putArray("enum").add("path").add("query").add("body");
+                .put("description", "where: path, query, header, cookie or body, then the parameter name or the field path");
+        loc.putArray("prefixItems").addObject().putArray("enum").add("path").add("query").add("header").add("cookie").add("body");
         loc.putObject("items").put("type", "string");
         p.putObject("msg").put("type", "string");
         p.putObject("input").put("type", "string").put("description", "the offending value as received, when it was text");

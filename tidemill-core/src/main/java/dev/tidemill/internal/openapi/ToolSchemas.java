@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A route's MCP tool schemas, from the same declarations and the same generator as its OpenAPI
  * operation (JSON Schema 2020-12), so a tool and its operation cannot disagree. The input is one
- * object: each path and query parameter a property of its own name, and the body's properties beside
+ * object: each path and query parameter a property of its own name (header and cookie parameters are
+ * not arguments: a call forwards the MCP request's own fields), and the body's properties beside
  * them when the body is an object whose property names no parameter takes (an agent fills one flat
  * object); otherwise the body is the property {@value #BODY}. Records and enums go into {@code $defs}
  * of the schema itself, as a tool's schema must stand alone. The output is the route's
@@ -46,6 +47,8 @@ public record ToolSchemas(ObjectNode input, Optional<ObjectNode> output, boolean
         ArrayNode required = NODES.arrayNode();
         Set<String> params = new LinkedHashSet<>();
         for (JsonNode p : OpenApiDocument.parameters(r)) {
+            String at = p.get("in").asString();
+            if (!at.equals("path") && !at.equals("query")) continue;
             String name = p.get("name").asString();
             params.add(name);
             ObjectNode schema = ((ObjectNode) p.get("schema")).deepCopy();

@@ -3,6 +3,8 @@ package dev.tidemill.internal.routing;
 import dev.tidemill.Param;
 import dev.tidemill.ParamType;
 import dev.tidemill.Problem;
+import io.netty.handler.codec.http.cookie.Cookie;
+import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -10,10 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Coerces the parameters a route declares, once per request, collecting one {@link
  * Problem.FieldError} per failing value (every failure, not just the first). Built once per route.
+ * Header values are looked up only for declared header parameters, and the {@code Cookie} fields
+ * parsed (at most once) only when a cookie parameter is declared.
  */
 public final class ParamCoercer {
     private static final Object[] NO_VALUES = {};
@@ -22,12 +27,14 @@ public final class ParamCoercer {
 
     private final Param<?>[] params;
     private final String[] pathNames;
-    /** For a path parameter, its index in {@code pathNames}; -1 for a query parameter. */
+    /** For a path parameter, its index in {@code pathNames}; -1 for any other. */
     private final int[] pathIndex;
-    /** The error for a missing required query parameter, built once. */
+    /** The error for a missing required query, header or cookie parameter, built once. */
     private final Problem.FieldError[] missing;
     /** {@code [location, name]}, the {@code loc} of a value error, built once. */
     private final List<List<String>> locs;
+    /** Whether a header or cookie parameter is declared. */
+    private final boolean readsHeaders;
 
     /**
      * @param declared the route's parameters, in declaration order
@@ -44,7 +51,7 @@ public final class ParamCoercer {
         for (int i = 0; i < params.length; i++) {
             Param<?> p = Objects.requireNonNull(params[i], "declared parameter");
             for (int j = 0; j < i; j++) {
-                if (params[j].location() == p.location() && params[j].name().equals(p.name())) {
+                if (sameParam(params[j], p)) {
                     throw new IllegalArgumentException(p.location().label() + " parameter '" + p.name()
                             + "' is declared twice");
                 }
@@ -58,6 +65,13 @@ public final class ParamCoercer {
             missing[i] = new Problem.FieldError("missing", l.get(i), "Field required", Optional.empty());
         }
         this.locs = l;
+        this.readsHeaders = declared.stream().anyMatch(p -> p.location() == Param.Location.HEADER
+                || p.location() == Param.Location.COOKIE);
+    }
+
+    /** @return whether {@link #coerce} reads request headers: a header or cookie parameter is declared */
+    public boolean readsHeaders() {
+        return readsHeaders;
     }
 
     /**
@@ -79,10 +93,13 @@ public final class ParamCoercer {
     /**
      * @param rawPathValues the matched path values, still percent-encoded, aligned with the pattern names
      * @param query the parsed query string
+     * @param headers every value of a request header by name (case-insensitive), an empty list when
+     *     it is absent; null for a request without headers. Called only for declared header and
+     *     cookie parameters.
      * @return the values and the errors
      * @throws MalformedEncodingException if a path value is not valid percent-encoding (answer 400)
      */
-    public Result coerce(String[] rawPathValues, Map<String, List<String>> query) {
+    public Result coerce(String[] rawPathValues, Map<String, List<String>> query, Function<String, List<String>> headers) {
         if (rawPathValues.length != pathNames.length) {
             throw new IllegalArgumentException("expected " + pathNames.length + " path values, got " + rawPathValues.length);
         }
@@ -96,6 +113,7 @@ public final class ParamCoercer {
         if (params.length == 0) return new Result(NO_VALUES, pathValues, List.of());
         Object[] values = new Object[params.length];
         List<Problem.FieldError> errors = null;
+        Map<String, List<String>> cookies = null; // parsed at the first cookie parameter
         for (int i = 0; i < params.length; i++) {
             Param<?> p = params[i];
             ParamType<?> type = p.type();
@@ -108,7 +126,15 @@ public final class ParamCoercer {
                 }
                 continue;
             }
-            List<String> given = query == null ? null : query.get(p.name());
+            List<String> given;
+            if (p.location() == Param.Location.QUERY) {
+                given = query == null ? null : query.get(p.name());
+            } else if (p.location() == Param.Location.HEADER) {
+                given = headers == null ? null : headers.apply(p.name());
+            } else {
+                if (cookies == null) cookies = cookies(headers);
+                given = cookies.get(p.name());
+            }
             boolean absent = given == null || given.isEmpty();
             switch (p.shape()) {
                 case LIST -> {
@@ -139,7 +165,7 @@ public final class ParamCoercer {
                         }
                         continue;
                     }
-                    String text = given.get(0); // a repeated key: the first value counts
+                    String text = given.get(0); // a repeated key, header or cookie: the first value counts
                     try {
                         Object v = type.parse(text);
                         values[i] = p.shape() == Param.Shape.OPTIONAL ? Optional.of(v) : v;
@@ -155,14 +181,33 @@ public final class ParamCoercer {
     /**
      * @param p a parameter
      * @return its index in the declared parameters (the same object, else the same location and
-     *     name), or -1
+     *     name, a header's in any case), or -1
      */
     public int indexOf(Param<?> p) {
         for (int i = 0; i < params.length; i++) if (params[i] == p) return i;
         for (int i = 0; i < params.length; i++) {
-            if (params[i].location() == p.location() && params[i].name().equals(p.name())) return i;
+            if (sameParam(params[i], p)) return i;
         }
         return -1;
+    }
+
+    /** @return whether both read the same value: one location, one name (a header's in any case) */
+    private static boolean sameParam(Param<?> a, Param<?> b) {
+        if (a.location() != b.location()) return false;
+        return a.location() == Param.Location.HEADER ? a.name().equalsIgnoreCase(b.name()) : a.name().equals(b.name());
+    }
+
+    /** @return every cookie of the request's {@code Cookie} fields (RFC 6265 5.4, leniently), name to values in order */
+    private static Map<String, List<String>> cookies(Function<String, List<String>> headers) {
+        List<String> fields = headers == null ? null : headers.apply("Cookie");
+        if (fields == null || fields.isEmpty()) return Map.of();
+        Map<String, List<String>> out = new java.util.HashMap<>();
+        for (String field : fields) {
+            for (Cookie c : ServerCookieDecoder.LAX.decodeAll(field)) {
+                out.computeIfAbsent(c.name(), k -> new ArrayList<>(1)).add(c.value());
+            }
+        }
+        return out;
     }
 
     private static Problem.FieldError valueError(ParamType<?> type, List<String> loc, IllegalArgumentException e,

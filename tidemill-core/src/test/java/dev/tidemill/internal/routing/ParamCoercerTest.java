@@ -30,7 +30,7 @@ class ParamCoercerTest {
     void everyShapeWithValidValues() {
         ParamCoercer.Result r = all().coerce(new String[] {"7", "caf%C3%A9%2Fx"},
                 Map.of("limit", List.of("5"), "since", List.of("2024-02-29"), "dry", List.of("yes", "no"),
-                        "tag", List.of("1", "2", "3")));
+                        "tag", List.of("1", "2", "3")), null);
         assertThat(r.ok()).isTrue();
         assertThat(r.errors()).isEmpty();
         assertThat(r.values()).containsExactly(7, "café/x", 5, Optional.of(LocalDate.of(2024, 2, 29)), true,
@@ -40,7 +40,7 @@ class ParamCoercerTest {
 
     @Test
     void absentOptionalDefaultedAndListParameters() {
-        ParamCoercer.Result r = all().coerce(new String[] {"7", "s"}, Map.of("dry", List.of("0")));
+        ParamCoercer.Result r = all().coerce(new String[] {"7", "s"}, Map.of("dry", List.of("0")), null);
         assertThat(r.ok()).isTrue();
         assertThat(r.values()).containsExactly(7, "s", 20, Optional.empty(), false, List.of());
     }
@@ -48,7 +48,7 @@ class ParamCoercerTest {
     @Test
     void everyFailureIsReportedWithExactLocTypeMsgAndInput() {
         ParamCoercer.Result r = all().coerce(new String[] {"x%20y", "s"},
-                Map.of("limit", List.of("many"), "since", List.of("2026-02-30"), "tag", List.of("1", "b", "3", "")));
+                Map.of("limit", List.of("many"), "since", List.of("2026-02-30"), "tag", List.of("1", "b", "3", "")), null);
         assertThat(r.ok()).isFalse();
         assertThat(r.errors()).containsExactly(
                 new FieldError("int_parsing", List.of("path", "id"), "Input should be a valid integer", Optional.of("x y")),
@@ -67,8 +67,8 @@ class ParamCoercerTest {
     @Test
     void requiredQueryUsesTheFirstOfRepeatedValues() {
         ParamCoercer c = new ParamCoercer(List.of(DRY), new String[0]);
-        assertThat(c.coerce(new String[0], Map.of("dry", List.of("on", "garbage"))).values()).containsExactly(true);
-        assertThat(c.coerce(new String[0], Map.of("dry", List.of("garbage", "on"))).errors())
+        assertThat(c.coerce(new String[0], Map.of("dry", List.of("on", "garbage")), null).values()).containsExactly(true);
+        assertThat(c.coerce(new String[0], Map.of("dry", List.of("garbage", "on")), null).errors())
                 .extracting(FieldError::input).containsExactly(Optional.of("garbage"));
     }
 
@@ -76,7 +76,7 @@ class ParamCoercerTest {
     void presentButEmptyValueIsCoercedNotMissing() {
         ParamCoercer c = new ParamCoercer(List.of(Param.query("q"), Param.query("n", ParamType.INT).optional()),
                 new String[0]);
-        ParamCoercer.Result r = c.coerce(new String[0], Map.of("q", List.of(""), "n", List.of("")));
+        ParamCoercer.Result r = c.coerce(new String[0], Map.of("q", List.of(""), "n", List.of("")), null);
         assertThat(r.values()[0]).isEqualTo("");
         assertThat(r.errors()).singleElement().satisfies(e -> {
             assertThat(e.loc()).containsExactly("query", "n");
@@ -88,7 +88,7 @@ class ParamCoercerTest {
     void enumErrorListsTheValues() {
         Param<Thread.State> state = Param.query("state", ParamType.enumOf(Thread.State.class));
         ParamCoercer.Result r = new ParamCoercer(List.of(state), new String[0])
-                .coerce(new String[0], Map.of("state", List.of("sleeping")));
+                .coerce(new String[0], Map.of("state", List.of("sleeping")), null);
         assertThat(r.errors()).singleElement().satisfies(e -> {
             assertThat(e.type()).isEqualTo("enum");
             assertThat(e.msg()).isEqualTo("Input should be one of: NEW, RUNNABLE, BLOCKED, WAITING, TIMED_WAITING, TERMINATED");
@@ -97,7 +97,7 @@ class ParamCoercerTest {
 
     @Test
     void malformedPathEncodingPropagates() {
-        assertThatThrownBy(() -> all().coerce(new String[] {"%zz", "s"}, Map.of()))
+        assertThatThrownBy(() -> all().coerce(new String[] {"%zz", "s"}, Map.of(), null))
                 .isInstanceOf(MalformedEncodingException.class)
                 .hasMessage("invalid percent-encoding in path");
     }
@@ -105,7 +105,7 @@ class ParamCoercerTest {
     @Test
     void undeclaredPathParametersAreStillDecoded() {
         ParamCoercer c = new ParamCoercer(List.of(), new String[] {"rest"});
-        ParamCoercer.Result r = c.coerce(new String[] {"a%20b/c"}, Map.of());
+        ParamCoercer.Result r = c.coerce(new String[] {"a%20b/c"}, Map.of(), null);
         assertThat(r.values()).isEmpty();
         assertThat(r.pathValues()).containsExactly("a b/c");
         assertThat(r.errors()).isEmpty();
@@ -114,8 +114,8 @@ class ParamCoercerTest {
     @Test
     void noParametersSharesOneResult() {
         ParamCoercer c = new ParamCoercer(List.of(), new String[0]);
-        assertThat(c.coerce(new String[0], Map.of("x", List.of("1")))).isSameAs(c.coerce(new String[0], null));
-        assertThat(c.coerce(new String[0], Map.of()).ok()).isTrue();
+        assertThat(c.coerce(new String[0], Map.of("x", List.of("1")), null)).isSameAs(c.coerce(new String[0], null, null));
+        assertThat(c.coerce(new String[0], Map.of(), null).ok()).isTrue();
     }
 
     @Test
@@ -145,7 +145,7 @@ class ParamCoercerTest {
 
     @Test
     void pathValueCountMustMatchThePattern() {
-        assertThatThrownBy(() -> all().coerce(new String[] {"1"}, Map.of()))
+        assertThatThrownBy(() -> all().coerce(new String[] {"1"}, Map.of(), null))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }
