@@ -27,7 +27,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,12 +38,6 @@ import java.util.concurrent.TimeUnit;
  * external service). {@code TIDEMILL_*} environment variables change its settings.
  */
 public final class Demo {
-    static final Param<Integer> ITEM_ID = Param.path("id", ParamType.INT);
-    static final Param<Boolean> VERBOSE = Param.query("verbose", ParamType.BOOLEAN).withDefault(false);
-    static final Param<List<String>> TAGS = Param.queryList("tag", ParamType.STRING);
-    static final Param<String> Q = Param.query("q");
-    static final Param<Integer> LIMIT = Param.query("limit", ParamType.INT).withDefault(10);
-    static final Param<Optional<LocalDate>> SINCE = Param.query("since", ParamType.LOCAL_DATE).optional();
     static final Param<Long> MICROS = Param.query("us", ParamType.LONG).withDefault(100L);
     static final Param<Long> MILLIS = Param.query("ms", ParamType.LONG).withDefault(10L);
     static final Param<Integer> COUNT = Param.query("n", ParamType.INT).withDefault(5);
@@ -85,18 +78,8 @@ public final class Demo {
         app.get("/", req -> Response.ok().text("Tidemill demo. Routes:\n" + describe(app.routes())));
         app.get("/hello", req -> "Hello, World!").returns(String.class);
         app.get("/json", req -> new Message("Hello, World!")).returns(Message.class);
-        app.get("/items/{id}", req -> new Item(req.param(ITEM_ID), req.param(VERBOSE), req.param(TAGS)))
-                .params(ITEM_ID, VERBOSE, TAGS).returns(Item.class)
-                .requires(Requirement.anonymous()).tool("get_item", "An item by its id, with the query options echoed back");
-        app.get("/search", req -> Map.of("q", req.param(Q), "limit", req.param(LIMIT),
-                        "since", req.param(SINCE).map(LocalDate::toString).orElse("any")))
-                .params(Q, LIMIT, SINCE)
-                .requires(Requirement.anonymous()).tool("search", "Searches for q: at most limit results, since a date if given");
-        app.post("/users", req -> {
-            NewUser u = req.body(NewUser.class);
-            return Response.status(201).json(new User(1, u.name(), u.age()));
-        }).body(NewUser.class).returns(201, User.class).summary("Create a user").tags("users")
-                .requires(Requirement.anonymous()).tool("create_user", "Creates a user from a name and an age (0 to 150)");
+        // items, search and users: controllers, compiled into routes by tidemill-processor (docs/controllers.md)
+        app.controllers(new ItemsController(), new UsersController());
         app.get("/work", req -> {
             long us = Math.min(req.param(MICROS), 1_000_000L);
             return "worked " + burn(us) + " us\n";

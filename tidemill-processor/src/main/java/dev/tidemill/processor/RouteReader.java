@@ -165,7 +165,10 @@ final class RouteReader {
             else if (status != null) r.answer = text ? RouteModel.Answer.TEXT : RouteModel.Answer.BYTES;
             r.mediaType = r.produces != null ? r.produces : text ? "text/plain; charset=utf-8" : "application/octet-stream";
         } else {
-            if (!name.equals("java.lang.Object")) r.returnsType = classOf(t);
+            // A class literal erases type arguments: List<Item> would be described as an array of
+            // anything. Rather than a schema that is wrong, none; a record holding the list is described.
+            boolean generic = t.getKind() == TypeKind.DECLARED && !((DeclaredType) t).getTypeArguments().isEmpty();
+            if (!name.equals("java.lang.Object") && !generic) r.returnsType = classOf(t);
             if (status != null) r.answer = RouteModel.Answer.JSON;
         }
     }
