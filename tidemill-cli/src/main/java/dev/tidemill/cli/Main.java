@@ -21,11 +21,13 @@ public final class Main {
             usage: java -jar tidemill-cli.jar <command> [options]
 
             commands:
-              new NAME [--package PKG] [--dir DIR]
+              new NAME [--package PKG] [--dir DIR] [--controllers]
                   a Maven project in DIR/NAME (DIR: the current directory): a pom importing tidemill-bom,
                   a Main with a hello route, a socket test and an in-memory test, a README.
                   NAME: lower-case letters, digits and single hyphens, starting with a letter (an artifact id);
-                  PKG: the Java package (default com.example.NAME without hyphens), also the group id
+                  PKG: the Java package (default com.example.NAME without hyphens), also the group id;
+                  --controllers: the routes in a @Controller class (GreetingController) instead, and the pom
+                  runs tidemill-processor on it (annotationProcessorPaths: JDK 23+ runs only named processors)
               dev --main CLASS --classes DIR [--classpath CP] [--watch DIR]... [--java-opt OPT]... [-- ARGS...]
                   runs CLASS from DIR (then CP) in a child JVM with Tidemill's JVM flags, and restarts it
                   when a file under DIR (or another --watch DIR) changes; recompile with your IDE or

@@ -20,11 +20,19 @@ import java.util.stream.Stream;
  * {@code dev/tidemill/cli/scaffold/} and the versions the CLI was built with
  * ({@code versions.properties}, filled in from the parent POM).
  *
+ * <p>Templates have {@code {{key}}} placeholders and whole-line sections: the lines between
+ * {@code {{#controllers}}} and {@code {{/controllers}}} are written only with {@code --controllers},
+ * those between {@code {{^controllers}}} and {@code {{/controllers}}} only without it; the marker
+ * lines themselves never are. So a project without {@code --controllers} is what the templates
+ * give with every section of that kind dropped.
+ *
  * @param name the artifact id and directory name
  * @param javaPackage the Java package of Main and the tests, also the group id
  * @param target the directory to create (or fill, if it exists and is empty)
+ * @param controllers whether the routes are a {@code @Controller} class, compiled by
+ *     {@code tidemill-processor} (the pom names it as an annotation processor), rather than lambdas in Main
  */
-record Scaffold(String name, String javaPackage, Path target) {
+record Scaffold(String name, String javaPackage, Path target, boolean controllers) {
     /** An artifact id that is also a safe directory name on every OS: no dots, no upper case, no leading digit. */
     static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
     static final int MAX_NAME = 64;
@@ -36,23 +44,31 @@ record Scaffold(String name, String javaPackage, Path target) {
             "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile",
             "while", "true", "false", "null", "_", "var", "record", "yield", "sealed", "permits", "non-sealed");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Za-z0-9]+)}}");
-
-    /** Template resource to the project path it becomes ({@code PKG} stands for the package's directories). */
-    private static final Map<String, String> FILES = files();
-
-    private static Map<String, String> files() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("pom.xml.tmpl", "pom.xml");
-        m.put("README.md.tmpl", "README.md");
-        m.put("gitignore.tmpl", ".gitignore");
-        m.put("Main.java.tmpl", "src/main/java/PKG/Main.java");
-        m.put("HelloTest.java.tmpl", "src/test/java/PKG/HelloTest.java");
-        m.put("HelloInMemoryTest.java.tmpl", "src/test/java/PKG/HelloInMemoryTest.java");
-        return m;
-    }
+    /** A section's marker, alone on its line: {@code {{#flag}}}, {@code {{^flag}}} or {@code {{/flag}}}. */
+    private static final Pattern SECTION = Pattern.compile("[ \\t]*\\{\\{([#^/])([A-Za-z0-9]+)}}[ \\t]*");
 
     /**
-     * Parses {@code NAME [--package PKG] [--dir DIR]}.
+     * A template and the project path it becomes ({@code PKG} stands for the package's directories).
+     *
+     * @param resource the template, under {@code scaffold/}
+     * @param path where it goes in the project
+     * @param controllers {@code null}: in every project; true: only with {@code --controllers}; false: only without
+     */
+    private record ScaffoldFile(String resource, String path, Boolean controllers) {}
+
+    private static final List<ScaffoldFile> FILES = List.of(
+            new ScaffoldFile("pom.xml.tmpl", "pom.xml", null),
+            new ScaffoldFile("README.md.tmpl", "README.md", null),
+            new ScaffoldFile("gitignore.tmpl", ".gitignore", null),
+            new ScaffoldFile("Main.java.tmpl", "src/main/java/PKG/Main.java", null),
+            new ScaffoldFile("HelloTest.java.tmpl", "src/test/java/PKG/HelloTest.java", false),
+            new ScaffoldFile("HelloInMemoryTest.java.tmpl", "src/test/java/PKG/HelloInMemoryTest.java", false),
+            new ScaffoldFile("GreetingController.java.tmpl", "src/main/java/PKG/GreetingController.java", true),
+            new ScaffoldFile("GreetingTest.java.tmpl", "src/test/java/PKG/GreetingTest.java", true),
+            new ScaffoldFile("GreetingInMemoryTest.java.tmpl", "src/test/java/PKG/GreetingInMemoryTest.java", true));
+
+    /**
+     * Parses {@code NAME [--package PKG] [--dir DIR] [--controllers]}.
      *
      * @param args what follows {@code new}
      * @return the checked scaffold
@@ -62,11 +78,13 @@ record Scaffold(String name, String javaPackage, Path target) {
         String name = null;
         String pkg = null;
         Path dir = Path.of("");
+        boolean controllers = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--package" -> pkg = Main.value(args, i++);
                 case "--dir" -> dir = Path.of(Main.value(args, i++));
+                case "--controllers" -> controllers = true;
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("new: unknown option " + a);
                     if (name != null) throw new UsageException("new: one NAME only, got " + name + " and " + a);
@@ -80,7 +98,7 @@ record Scaffold(String name, String javaPackage, Path target) {
         checkPackage(pkg);
         Path target = dir.resolve(name).toAbsolutePath().normalize();
         checkTarget(target);
-        return new Scaffold(name, pkg, target);
+        return new Scaffold(name, pkg, target, controllers);
     }
 
     static void checkName(String name) {
@@ -119,12 +137,14 @@ record Scaffold(String name, String javaPackage, Path target) {
      */
     Path write() {
         Map<String, String> values = values();
+        Map<String, Boolean> flags = Map.of("controllers", controllers);
         String packagePath = javaPackage.replace('.', '/');
         try {
-            for (Map.Entry<String, String> f : FILES.entrySet()) {
-                Path out = target.resolve(f.getValue().replace("PKG", packagePath));
+            for (ScaffoldFile f : FILES) {
+                if (f.controllers() != null && f.controllers() != controllers) continue;
+                Path out = target.resolve(f.path().replace("PKG", packagePath));
                 Files.createDirectories(out.getParent());
-                Files.writeString(out, fill(template(f.getKey()), values), StandardCharsets.UTF_8);
+                Files.writeString(out, fill(sections(template(f.resource()), flags), values), StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the project in " + target + ": " + e.getMessage(), e);
@@ -167,6 +187,38 @@ record Scaffold(String name, String javaPackage, Path target) {
             if (in == null) throw new IllegalStateException("template " + resource + " missing from the CLI jar");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * Keeps or drops the sections of a template (see the class comment) and removes their marker
+     * lines. An unknown flag, a nested or unclosed section is a bug in the templates, so it throws.
+     */
+    static String sections(String template, Map<String, Boolean> flags) {
+        StringBuilder out = new StringBuilder(template.length());
+        String open = null;
+        boolean keep = true;
+        for (String line : template.split("(?<=\n)")) {
+            Matcher m = SECTION.matcher(line.endsWith("\n") ? line.substring(0, line.length() - 1) : line);
+            if (!m.matches()) {
+                if (keep) out.append(line);
+                continue;
+            }
+            String kind = m.group(1);
+            String flag = m.group(2);
+            if (kind.equals("/")) {
+                if (!flag.equals(open)) throw new IllegalStateException("{{/" + flag + "}} closes no open section in a scaffold template");
+                open = null;
+                keep = true;
+            } else {
+                if (open != null) throw new IllegalStateException("{{" + kind + flag + "}} inside the section " + open + " of a scaffold template");
+                Boolean on = flags.get(flag);
+                if (on == null) throw new IllegalStateException("no flag " + flag + " for a section of a scaffold template");
+                open = flag;
+                keep = kind.equals("#") == on;
+            }
+        }
+        if (open != null) throw new IllegalStateException("the section " + open + " of a scaffold template is not closed");
+        return out.toString();
     }
 
     /** Replaces every {@code {{key}}}; an unknown key is a bug in the templates, so it throws. */
