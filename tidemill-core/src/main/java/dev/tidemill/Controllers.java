@@ -20,12 +20,11 @@ final class Controllers {
     void register(Tidemill app, Object[] controllers) {
         for (Object c : controllers) {
             Objects.requireNonNull(c, "controller");
-            ControllerIndex index = indexFor(c, app);
-            List<Class<?>> seen = given.computeIfAbsent(index, i -> new ArrayList<>());
-            if (seen.contains(c.getClass())) {
-                throw new IllegalArgumentException("controller " + c.getClass().getName() + " was given twice");
+            // before registering: a refused call leaves no route behind
+            if (given.values().stream().anyMatch(l -> l.contains(c.getClass()))) {
+                throw new IllegalArgumentException("controller " + c.getClass().getName() + " was given twice: its routes are registered once");
             }
-            seen.add(c.getClass());
+            given.computeIfAbsent(indexFor(c, app), i -> new ArrayList<>()).add(c.getClass());
         }
     }
 
