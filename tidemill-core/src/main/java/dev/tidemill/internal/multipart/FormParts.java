@@ -56,21 +56,39 @@ public final class FormParts {
      * @throws dev.tidemill.ProblemException 400 naming the part
      */
     public static void checkFiles(Map<String, List<Object>> fields, Class<?> type) {
-        if (!type.isRecord()) return;
-        for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
-            List<Object> values = fields.get(c.getName());
+        for (String name : NOT_UPLOADS.get(type)) {
+            List<Object> values = fields.get(name);
             if (values == null || values.stream().noneMatch(v -> v instanceof dev.tidemill.Upload)) continue;
-            if (!takesUploads(c.getGenericType())) {
-                throw new dev.tidemill.ProblemException(dev.tidemill.Problem.of(400, "Malformed form",
-                        "part " + Refusal.quoted(c.getName()) + " is a file; its component is not an Upload"));
-            }
+            throw new dev.tidemill.ProblemException(dev.tidemill.Problem.of(400, "Malformed form",
+                    "part " + Refusal.quoted(name) + " is a file; its component is not an Upload"));
         }
     }
 
-    private static boolean takesUploads(java.lang.reflect.Type t) {
-        if (t == dev.tidemill.Upload.class) return true;
-        return t instanceof java.lang.reflect.ParameterizedType p && p.getRawType() instanceof Class<?> raw
-                && java.util.Collection.class.isAssignableFrom(raw) && p.getActualTypeArguments()[0] == dev.tidemill.Upload.class;
+    // Reading a record's components is reflection: it is done once per target type, not on every bind.
+    // A ClassValue is the JDK's per-class cache; it holds only names, so it keeps no class loader alive.
+    private static final UploadComponents NOT_UPLOADS = new UploadComponents();
+
+    /**
+     * Per binding target: its record components that are not an {@code Upload} (nor a collection of
+     * them), in declaration order; none for a type that is not a record. The only reflective code
+     * of the multipart binding, run once per type.
+     */
+    static final class UploadComponents extends ClassValue<String[]> {
+        @Override
+        protected String[] computeValue(Class<?> type) {
+            if (!type.isRecord()) return new String[0];
+            List<String> names = new ArrayList<>();
+            for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
+                if (!takesUploads(c.getGenericType())) names.add(c.getName());
+            }
+            return names.toArray(String[]::new);
+        }
+
+        private static boolean takesUploads(java.lang.reflect.Type t) {
+            if (t == dev.tidemill.Upload.class) return true;
+            return t instanceof java.lang.reflect.ParameterizedType p && p.getRawType() instanceof Class<?> raw
+                    && java.util.Collection.class.isAssignableFrom(raw) && p.getActualTypeArguments()[0] == dev.tidemill.Upload.class;
+        }
     }
 
     private static byte[] readAll(InputStream in) throws IOException {
