@@ -57,7 +57,7 @@ final class BeanValidation {
                     loc.add(n.getName());
                 }
             }
-            String kind = v.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName();
+            String kind = kind(v.getConstraintDescriptor().getAnnotation());
             Object invalid = v.getInvalidValue();
             Optional<String> input = invalid == null || !isScalar(invalid)
                     ? Optional.empty() : Optional.of(truncate(String.valueOf(invalid)));
@@ -65,6 +65,30 @@ final class BeanValidation {
         }
         errors.sort(Comparator.comparing((Problem.FieldError e) -> String.join("/", e.loc())).thenComparing(Problem.FieldError::type));
         throw new ProblemException(new Problem("about:blank", "Validation failed", 422, Optional.empty(), errors));
+    }
+
+    private static final AnnotationKinds KINDS = new AnnotationKinds();
+
+    /** @return a constraint annotation's simple name ({@code NotBlank}), the violation's {@code type} */
+    private static String kind(java.lang.annotation.Annotation a) {
+        String kind = KINDS.get(a.getClass());
+        return kind != null ? kind : a.annotationType().getSimpleName();
+    }
+
+    /**
+     * The annotation interface's simple name per annotation class. An annotation object is a
+     * {@code java.lang.reflect.Proxy}: {@code annotationType()} on it runs its invocation handler
+     * with a {@code Method}, reflection on every violation. A proxy class implements the one
+     * annotation interface, so its name is read once per class (a ClassValue, the JDK's per-class
+     * cache); for a class that is no such proxy the value is null, and the annotation is asked.
+     */
+    static final class AnnotationKinds extends ClassValue<String> {
+        @Override
+        protected String computeValue(Class<?> type) {
+            if (!java.lang.reflect.Proxy.isProxyClass(type)) return null;
+            Class<?>[] interfaces = type.getInterfaces();
+            return interfaces.length == 1 && interfaces[0].isAnnotation() ? interfaces[0].getSimpleName() : null;
+        }
     }
 
     private static boolean isScalar(Object o) {
