@@ -22,6 +22,8 @@ import java.util.Map;
  * ({@link UploadsSuite}), {@code bench tls} TLS and HTTP/2 against plaintext HTTP/1.1 ({@link TlsSuite}),
  * {@code bench cluster} SSE fan-out across two nodes on Redis ({@link dev.tidemill.bench.cluster.ClusterSuite}),
  * {@code bench mcp} a tool call against the same route over plain HTTP, idle sessions and aborted calls ({@link McpSuite}),
+ * {@code bench controllers} a controller route against the identical DSL route, start-up with generated controllers and javac
+ * with the processor ({@link ControllersSuite}),
  * {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
@@ -92,6 +94,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the checks, the sessions' and the aborted calls' clients run in this JVM
                 System.out.println("results: " + new McpSuite(McpSettings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("controllers")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the checks, the generator and the start-up and javac processes' parent run in this JVM
+                System.out.println("results: " + new ControllersSuite(ControllersSettings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -127,6 +133,7 @@ public final class BenchMain {
                         + "       ./tidemill bench auth " + AuthSettings.USAGE + "\n"
                         + "       ./tidemill bench cluster " + dev.tidemill.bench.cluster.ClusterSettings.USAGE + "\n"
                         + "       ./tidemill bench mcp " + McpSettings.USAGE + "\n"
+                        + "       ./tidemill bench controllers " + ControllersSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

@@ -1,0 +1,186 @@
+package dev.tidemill.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidemill.Config;
+import dev.tidemill.Server;
+import dev.tidemill.Tidemill;
+import dev.tidemill.bench.controllers.ControllersApp;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The controllers suite's target and checks over a real socket, its start-up and javac parts on a
+ * few generated controllers (fresh JVMs, the processor from the test class path), and its pure
+ * parts: options, the round order, ratios, the A/A spread, goals and the page. Asserts structure,
+ * never speed.
+ */
+class ControllersSuiteTest {
+
+    @Test
+    void theTargetAnswersEveryFormOfEachEndpointAlike() {
+        Server server = ControllersApp.create(Config.fromEnvironment(Map.of("TIDEMILL_PORT", "0"))).start();
+        try {
+            assertThat(ControllersSuite.check(server.port())).isEmpty();
+        } finally {
+            server.close();
+        }
+        assertThat(ControllersSuite.path("json", "controller")).isEqualTo("/ctrl/items/7?verbose=true");
+        assertThat(ControllersSuite.path("plaintext", "dsl-twin")).isEqualTo("/dsl2/plaintext");
+    }
+
+    @Test
+    void aTargetWhoseControllerAnswersOtherwiseFailsTheCheck() {
+        Tidemill app = Tidemill.create(Config.fromEnvironment(Map.of("TIDEMILL_PORT", "0")));
+        for (String form : ControllersSuite.FORMS) {
+            app.get(ControllersSuite.path("json", form).replace("?verbose=true", ""), req -> Map.of("id", 7));
+            app.get(ControllersSuite.path("plaintext", form), req -> form.equals("controller") ? "other" : "Hello, World!");
+        }
+        Server server = app.start();
+        try {
+            assertThat(ControllersSuite.check(server.port())).hasSize(4)
+                    .anyMatch(p -> p.startsWith("GET /ctrl/plaintext: body other"))
+                    .anyMatch(p -> p.startsWith("GET /dsl1/items/7?verbose=true: body {\"id\":7}"));
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
+    void optionsHaveDefaultsAQuickFormAndRefuseWhatTheyDoNotKnow() {
+        ControllersSettings full = ControllersSettings.parse(List.of());
+        assertThat(full.suite()).isEqualTo("controllers");
+        assertThat(full.parts()).containsExactly("requests", "start", "javac");
+        assertThat(full.rounds()).isEqualTo(5);
+        assertThat(full.startControllers()).isEqualTo(100);
+        assertThat(full.startRuns()).isEqualTo(5);
+        assertThat(full.javacControllers()).isEqualTo(200);
+        assertThat(full.javacRuns()).isEqualTo(5);
+        ControllersSettings quick = ControllersSettings.parse(List.of("--quick", "--parts", "javac,start", "--javac-runs", "2"));
+        assertThat(quick.suite()).isEqualTo("controllers-quick");
+        assertThat(quick.parts()).containsExactly("start", "javac");
+        assertThat(quick.javacRuns()).isEqualTo(2);
+        // the quick form's request windows: well under a minute, leaving time for the start-up JVMs and javac
+        int cases = ControllersSuite.KINDS.size() * ControllersSuite.FORMS.size();
+        assertThat(cases * (quick.warmupSeconds() + quick.rounds() * quick.durationSeconds())).isLessThan(30);
+        assertThatThrownBy(() -> ControllersSettings.parse(List.of("--cases", "x"))).hasMessageContaining("unknown option --cases");
+        assertThatThrownBy(() -> ControllersSettings.parse(List.of("--parts", "requests,boot"))).hasMessageContaining("unknown part boot");
+        assertThatThrownBy(() -> ControllersSettings.parse(List.of("--rounds"))).hasMessageContaining("--rounds needs a value");
+    }
+
+    @Test
+    void eachRoundRotatesTheFormsAndTheWrkCommandAsksTheCase() {
+        assertThat(ControllersSuite.formOrder(1)).containsExactly("dsl", "controller", "dsl-twin");
+        assertThat(ControllersSuite.formOrder(2)).containsExactly("controller", "dsl-twin", "dsl");
+        assertThat(ControllersSuite.formOrder(3)).containsExactly("dsl-twin", "dsl", "controller");
+        assertThat(ControllersSuite.formOrder(4)).isEqualTo(ControllersSuite.formOrder(1));
+        ControllersSuite suite = new ControllersSuite(ControllersSettings.parse(List.of("--quick")), "test", System.out);
+        assertThat(AuthSuite.with(suite.wrk("1", 8080, "json", "controller"), 2)).containsExactly("taskset", "-c", "1", "wrk", "-d2s", "-t1",
+                "-c64", "--latency", "--timeout", "8s", "http://127.0.0.1:8080/ctrl/items/7?verbose=true");
+        assertThat(ControllersSuite.allCpus(new CpuSets(List.of(0), List.of(1)))).isEqualTo("0,1");
+    }
+
+    @Test
+    void generatedControllersCompileWithTheProcessorAndAddTheirRoutesAtStart(@TempDir Path dir) throws Exception {
+        assertThat(Host.executable("taskset")).as("taskset: apt-get install -y --no-install-recommends util-linux").isPresent();
+        ControllersSuite suite = new ControllersSuite(ControllersSettings.parse(List.of("--quick", "--start-controllers", "3",
+                "--start-runs", "1", "--javac-controllers", "4", "--javac-runs", "1", "--root", "../..")), "test", System.out)
+                .processorPath(processorPath());
+        CpuSets cpus = CpuSets.derive();
+        suite.javac(cpus, dir.resolve("javac"));
+        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::variant).containsExactly("none", "processor", "generated");
+        assertThat(suite.javacRuns()).allMatch(ControllersSuite.JavacRun::ok);
+        // each controller and its Item record; with the processor's sources also a routes class each and the index
+        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::classes).containsExactly(8L, 13L, 13L);
+        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::generated).containsExactly(0L, 5L, 0L);
+        try (Stream<Path> s = Files.walk(dir.resolve("javac/processor-1/generated"))) {
+            assertThat(s.map(p -> p.getFileName().toString())).contains("Controller003Routes.java", "TidemillControllers.java");
+        }
+
+        suite.start(cpus, dir.resolve("start"));
+        assertThat(suite.startRuns()).hasSize(9);
+        List<ControllersReport.StartSummary> start = ControllersReport.startSummary(suite.startRuns());
+        assertThat(start).extracting(ControllersReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat");
+        assertThat(start).allMatch(s -> s.routesAdded() == 3 * ControllerSources.METHODS && s.dslRoutesAdded() == 3 * ControllerSources.METHODS);
+        assertThat(suite.startRuns()).allMatch(r -> r.startMs() > 0 && r.wallMs() > r.totalMs());
+        assertThat(suite.startRuns().stream().filter(r -> r.variant().equals("empty"))).allMatch(r -> r.registerMs() < 1);
+    }
+
+    /** @return the processor's jar (or classes) and JavaPoet's, from the test class path */
+    private static String processorPath() throws Exception {
+        List<String> parts = new ArrayList<>();
+        for (String c : List.of("dev.tidemill.processor.ControllerProcessor", "com.palantir.javapoet.JavaFile")) {
+            parts.add(Path.of(Class.forName(c).getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        }
+        return String.join(File.pathSeparator, parts);
+    }
+
+    @Test
+    void ratiosAreTakenWithinARoundAndTheControllerIsJudgedAgainstTheAaSpread() {
+        List<AuthSuite.Row> rows = new ArrayList<>();
+        // json: the controller 1 % above the DSL route in both rounds, the twin 2 % below, then 3 % above: spread 3 %
+        rows.add(AuthSuite.row(1, "tidemill", "json-dsl", 100_000, 10, 2.00, 0, 50));
+        rows.add(AuthSuite.row(1, "tidemill", "json-controller", 100_000, 10, 2.02, 0, 50));
+        rows.add(AuthSuite.row(1, "tidemill", "json-dsl-twin", 100_000, 10, 1.96, 0, 50));
+        rows.add(AuthSuite.row(2, "tidemill", "json-dsl", 100_000, 10, 3.00, 0, 50));
+        rows.add(AuthSuite.row(2, "tidemill", "json-controller", 100_000, 10, 3.03, 0, 50));
+        rows.add(AuthSuite.row(2, "tidemill", "json-dsl-twin", 100_000, 10, 3.09, 0, 50));
+        // plaintext: the controller 10 % above in its one round, the twin 1 % above
+        rows.add(AuthSuite.row(1, "tidemill", "plaintext-dsl", 100_000, 10, 1.00, 0, 50));
+        rows.add(AuthSuite.row(1, "tidemill", "plaintext-controller", 100_000, 10, 1.10, 0, 50));
+        rows.add(AuthSuite.row(1, "tidemill", "plaintext-dsl-twin", 100_000, 10, 1.01, 0, 50));
+        List<ControllersReport.Comparison> c = ControllersReport.compare(rows);
+        assertThat(c).extracting(ControllersReport.Comparison::kind).containsExactly("json", "plaintext");
+        assertThat(c.get(0).cpuRatio()).isCloseTo(1.01, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(c.get(0).aaCpuMin()).isCloseTo(0.98, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(c.get(0).aaCpuSpread()).isCloseTo(0.03, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(c.get(0).cpuWithinSpread()).isTrue();
+        assertThat(c.get(1).cpuWithinSpread()).isFalse();
+        assertThat(c.get(0).rpsRatio()).isEqualTo(1.0);
+
+        List<ControllersSuite.StartRun> runs = List.of(
+                new ControllersSuite.StartRun(1, "empty", "cold", 3, 0, 300, 900),
+                new ControllersSuite.StartRun(1, "controllers", "cold", 1_003, 10, 305, 950),
+                new ControllersSuite.StartRun(1, "dsl", "cold", 1_003, 9, 304, 950),
+                new ControllersSuite.StartRun(1, "empty", "primed", 3, 0, 20, 1_200),
+                new ControllersSuite.StartRun(1, "controllers", "primed", 1_003, 8, 15, 1_250),
+                new ControllersSuite.StartRun(1, "dsl", "primed", 1_003, 7, 15, 1_250));
+        List<ControllersReport.StartSummary> start = ControllersReport.startSummary(runs);
+        assertThat(start).extracting(ControllersReport.StartSummary::jvm).containsExactly("cold", "primed");
+        assertThat(start.get(0).addedMs()).isEqualTo(15.0);
+        assertThat(start.get(0).dslAddedMs()).isEqualTo(13.0);
+        assertThat(start.get(1).addedMs()).isEqualTo(3.0);
+        assertThat(start).allMatch(s -> s.routesAdded() == 1_000 && s.dslRoutesAdded() == 1_000);
+        ControllersReport.JavacSummary javac = ControllersReport.javacSummary(List.of(
+                new ControllersSuite.JavacRun(1, "none", 4.0, 3.5, 400, 0, true),
+                new ControllersSuite.JavacRun(1, "processor", 5.5, 5.0, 601, 201, true),
+                new ControllersSuite.JavacRun(1, "generated", 5.0, 4.5, 601, 0, true)), 200);
+        assertThat(javac.addedWallSeconds()).isEqualTo(1.5);
+        assertThat(javac.generatedCodeWallSeconds()).isEqualTo(1.0);
+        assertThat(javac.processorOnlyWallSeconds()).isEqualTo(0.5);
+
+        List<AuthReport.Goal> goals = ControllersReport.goals(c, start, javac, 100, 200);
+        assertThat(goals).extracting(AuthReport.Goal::met).containsExactly(true, false, true, true);
+        assertThat(ControllersReport.goals(List.of(), List.of(), null, 100, 200)).extracting(AuthReport.Goal::met).containsOnlyNulls();
+
+        ControllersSuite.Result result = new ControllersSuite.Result("controllers", false, "start", "end", "./tidemill bench controllers",
+                Map.of("cores", 2), List.of(), Map.of("startControllers", 100, "methodsPerController", 10), List.of(), rows,
+                ControllersReport.summarise(rows), c, runs, start, List.of(), javac, goals, List.of());
+        String page = ControllersReport.page(result);
+        assertThat(page).startsWith("# Controllers, start").contains("### A controller route against the identical DSL route")
+                .contains("| json | controller | `GET /ctrl/items/7?verbose=true` |").contains("| json | 1.010 (1.010-1.010) | 0.980-1.030 | 3.0 % | yes |")
+                .contains("### Start-up with 1,000 generated routes").contains("| +15.0 ms | 10.0 ms | 313.0 ms (313.0-313.0) | +13.0 ms | 9.0 ms | 1,000 |")
+                .contains("### javac with and without the processor").contains("| `-processorpath` tidemill-processor: the controllers | 1 | 5.50 s (5.50-5.50) | 5.00 s | 601 | 201 |")
+                .contains("The processor adds +1.50 s of wall time (+1.50 s of the compiler's call): compiling the sources it writes accounts for +1.00 s")
+                .contains("met: 1,000 generated routes (100 controllers x 10 methods) add under 20 ms")
+                .contains("NOT met: the plaintext endpoint as a controller").contains("| cores | 2 |");
+    }
+}
