@@ -182,5 +182,6 @@ class ControllersSuiteTest {
                 .contains("The processor adds +1.50 s of wall time (+1.50 s of the compiler's call): compiling the sources it writes accounts for +1.00 s")
                 .contains("met: 1,000 generated routes (100 controllers x 10 methods) add under 20 ms")
                 .contains("NOT met: the plaintext endpoint as a controller").contains("| cores | 2 |");
+        assertThat(PerformanceDoc.OTHER_SUITES).containsKey("controllers");
     }
 }
