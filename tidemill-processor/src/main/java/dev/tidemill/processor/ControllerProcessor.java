@@ -71,6 +71,7 @@ public final class ControllerProcessor extends AbstractProcessor {
 
     @Override
     public boolean process(Set<? extends TypeElement> present, RoundEnvironment round) {
+        index.checkProvides(); // of the index written in an earlier round, which exists now
         int found = 0;
         for (TypeElement a : present) {
             String name = a.getQualifiedName().toString();
@@ -78,9 +79,8 @@ public final class ControllerProcessor extends AbstractProcessor {
                 if (name.equals(Names.CONTROLLER)) {
                     controller((TypeElement) e);
                     found++;
-                } else if (e.getKind() == ElementKind.METHOD && Annotations.find(e.getEnclosingElement(), Names.CONTROLLER) == null) {
-                    problems.error(e, "@" + a.getSimpleName() + " on " + e.getSimpleName() + ", but " + e.getEnclosingElement().getSimpleName()
-                            + " is not a @Controller: annotate the class @Controller(\"/prefix\") so its routes are generated");
+                } else {
+                    stray(e, a);
                 }
             }
         }
@@ -92,6 +92,31 @@ public final class ControllerProcessor extends AbstractProcessor {
             indexWritten = true;
         }
         return true; // the annotations are Tidemill's: no other processor reads them
+    }
+
+    /**
+     * Reports a Tidemill annotation where nothing reads it: on a method of a class that is not a
+     * controller, on a class without {@code @Controller}, or on a parameter of a method that is not
+     * a route. (A controller's methods are checked with the controller.)
+     */
+    private void stray(Element e, TypeElement a) {
+        AnnotationMirror mirror = Annotations.find(e, a.getQualifiedName().toString());
+        String at = "@" + a.getSimpleName();
+        if (e.getKind() == ElementKind.METHOD && Annotations.find(e.getEnclosingElement(), Names.CONTROLLER) == null) {
+            problems.error(e, mirror, at + " on " + e.getSimpleName() + ", but " + e.getEnclosingElement().getSimpleName()
+                    + " is not a @Controller: annotate the class @Controller(\"/prefix\") so its routes are generated");
+        } else if (e instanceof TypeElement t && Annotations.find(t, Names.CONTROLLER) == null) {
+            problems.error(e, mirror, at + " on " + t.getSimpleName() + ", which is not a @Controller, so it applies to nothing: "
+                    + "annotate the class @Controller(\"/prefix\"), or remove " + at);
+        } else if (e.getKind() == ElementKind.PARAMETER && RouteReader.verbsOn(e.getEnclosingElement()).isEmpty()
+                && !(e.getEnclosingElement().getKind() == ElementKind.METHOD
+                        && Annotations.find(e.getEnclosingElement().getEnclosingElement(), Names.CONTROLLER) == null
+                        && !Annotations.tidemillOn(e.getEnclosingElement()).isEmpty())) {
+            // (a method of a non-controller that has Tidemill annotations was told about already)
+            problems.error(e, mirror, at + " on parameter " + e.getSimpleName() + " of " + e.getEnclosingElement().getSimpleName()
+                    + ", which is no route: only a route method's parameters are bound; annotate the method @Get, @Post, "
+                    + "@Put, @Patch or @Delete, or remove " + at);
+        }
     }
 
     private void controller(TypeElement type) {
@@ -171,8 +196,8 @@ public final class ControllerProcessor extends AbstractProcessor {
                 problems.error(type, mirror, "controller " + type.getSimpleName() + " is abstract: the app gives an object of it; make it concrete");
             }
             if (!type.getTypeParameters().isEmpty()) {
-                problems.error(type, mirror, "controller " + type.getSimpleName() + " is generic: a route's types are fixed; remove "
-                        + type.getTypeParameters());
+                problems.error(type, mirror, "controller " + type.getSimpleName() + " is generic: a route's types are fixed; remove <"
+                        + type.getTypeParameters() + ">");
             }
             ControllerModel c = new ControllerModel(type);
             c.prefix = annotations.string(mirror, "value");
@@ -202,6 +227,9 @@ public final class ControllerProcessor extends AbstractProcessor {
                     }
                 }
                 c.tags.addAll(annotations.strings(op, "tags"));
+                if (c.tags.stream().anyMatch(String::isBlank)) {
+                    problems.error(type, op, "a tag in @Operation(tags) of " + type.getSimpleName() + " is blank: name it, or remove it");
+                }
             }
             return problems.count() == before ? c : null;
         }

@@ -38,6 +38,9 @@ final class ModuleIndex {
     private final Problems problems;
     private final String option;
     private final List<String> previous;
+    /** The named module whose {@code provides} is checked in the next round, and the index it must name. */
+    private String moduleToCheck;
+    private ClassName indexToCheck;
 
     ModuleIndex(ProcessingEnvironment env, Problems problems, String option) {
         this.env = env;
@@ -78,10 +81,11 @@ final class ModuleIndex {
         ClassName index = indexName(all);
         if (index == null) return;
         ModuleElement module = env.getElementUtils().getModuleOf(all.values().iterator().next());
-        if (module != null && !module.isUnnamed() && !provides(module, index)) {
-            problems.error(module, "module " + module.getQualifiedName() + " has controllers, but Tidemill.controllers(...) finds them "
-                    + "through its index: add `provides " + Names.INDEX_SERVICE + " with " + index.canonicalName() + ";` to module-info.java");
-            return;
+        if (module != null && !module.isUnnamed()) {
+            // javac leaves out of the module's directives a `provides` whose class does not exist yet:
+            // the index is generated now, so the line shows from the next round on
+            moduleToCheck = module.getQualifiedName().toString();
+            indexToCheck = index;
         }
         List<Element> origins = new ArrayList<>(current.values());
         try {
@@ -92,6 +96,20 @@ final class ModuleIndex {
         } catch (IOException e) {
             problems.error(all.values().iterator().next(), "cannot write the controllers' index " + index + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Checks, in a round after {@link #write}, that a named module provides the index it wrote:
+     * {@code Tidemill.controllers(...)} finds the index only as a service of the module.
+     */
+    void checkProvides() {
+        if (moduleToCheck == null) return;
+        ModuleElement module = env.getElementUtils().getModuleElement(moduleToCheck);
+        if (module != null && !provides(module, indexToCheck)) {
+            problems.error(module, "module " + module.getQualifiedName() + " has controllers, but Tidemill.controllers(...) finds them "
+                    + "through its index: add `provides " + Names.INDEX_SERVICE + " with " + indexToCheck.canonicalName() + ";` to module-info.java");
+        }
+        moduleToCheck = null;
     }
 
     private void resource(String path, String text, List<Element> origins) throws IOException {
@@ -142,8 +160,6 @@ final class ModuleIndex {
                 for (TypeElement impl : p.getImplementations()) {
                     if (impl.getQualifiedName().contentEquals(index.canonicalName())) return true;
                 }
-                // an implementation javac could not resolve yet (generated this round) shows as written
-                if (p.getImplementations().toString().contains(index.canonicalName())) return true;
             }
         }
         return false;

@@ -8,14 +8,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
+import javax.tools.JavaFileObject;
 
 /**
  * Turns a route method's parameters into the call's arguments and the route's {@code Param}
@@ -29,11 +33,13 @@ final class ParamReader {
 
     private final Annotations annotations;
     private final Types types;
+    private final Elements elements;
     private final Problems problems;
 
-    ParamReader(Annotations annotations, Types types, Problems problems) {
+    ParamReader(Annotations annotations, Types types, Elements elements, Problems problems) {
         this.annotations = annotations;
         this.types = types;
+        this.elements = elements;
         this.problems = problems;
     }
 
@@ -49,7 +55,7 @@ final class ParamReader {
      * @param variables the pattern's variables ({@code *} first for a catch-all)
      * @param fieldPrefix the prefix of this method's Param constants, e.g. {@code GET_ITEM}
      */
-    Needs read(RouteModel route, List<String> variables, String fieldPrefix) {
+    Needs read(RouteModel route, List<String> variables, String fieldPrefix, UnaryOperator<String> uniqueField) {
         Needs needs = new Needs();
         Set<String> names = new HashSet<>();
         for (VariableElement p : route.method.getParameters()) {
@@ -72,13 +78,24 @@ final class ParamReader {
                 continue;
             }
             String name = source.equals(Names.HEADER) ? annotations.string(a, "value") : annotations.string(a, "value");
-            if (name.isEmpty()) name = p.getSimpleName().toString();
             String location = switch (source.substring(Names.ANNOTATIONS.length())) {
                 case "PathParam" -> "path";
                 case "QueryParam" -> "query";
                 case "HeaderParam" -> "header";
                 default -> "cookie";
             };
+            if (name.isEmpty()) {
+                if (nameNotInClassFile(p)) {
+                    ExecutableElement m = (ExecutableElement) p.getEnclosingElement();
+                    problems.error(p, a, "the name of parameter " + (m.getParameters().indexOf(p) + 1) + " of "
+                            + m.getEnclosingElement().getSimpleName() + "." + m.getSimpleName() + " is not in its class file, which is what "
+                            + "the processor reads when a build hands it a controller it does not recompile (Gradle's incremental "
+                            + "compile): compile with -parameters, or write the name, @" + source.substring(Names.ANNOTATIONS.length())
+                            + "(\"name\")");
+                    continue;
+                }
+                name = p.getSimpleName().toString();
+            }
             String key = location + ":" + (location.equals("header") ? name.toLowerCase(Locale.ROOT) : name);
             if (!names.add(key)) {
                 problems.error(p, a, location + " parameter \"" + name + "\" is taken twice: take it once");
@@ -86,6 +103,11 @@ final class ParamReader {
             }
             if (location.equals("header") && !name.matches(TOKEN)) {
                 problems.error(p, a, "\"" + name + "\" is not a header name: write the header as sent, e.g. X-Request-Id");
+                continue;
+            }
+            if (location.equals("cookie") && !name.matches(TOKEN)) {
+                problems.error(p, a, "\"" + name + "\" is not a cookie name (a token: no spaces, separators or '='): "
+                        + "write the name as the Set-Cookie that sets it does, e.g. session_id");
                 continue;
             }
             if (location.equals("path")) {
@@ -99,13 +121,13 @@ final class ParamReader {
                 needs.boundVariables.add(variables.get(at));
             }
             String defaultText = location.equals("path") ? Annotations.UNSET : annotations.string(a, "defaultValue");
-            param(route, p, a, location, name, defaultText, fieldPrefix);
+            param(route, p, a, location, name, defaultText, fieldPrefix, uniqueField);
         }
         return needs;
     }
 
     private void param(RouteModel route, VariableElement p, AnnotationMirror a, String location, String name,
-            String defaultText, String fieldPrefix) {
+            String defaultText, String fieldPrefix, UnaryOperator<String> uniqueField) {
         TypeMirror type = p.asType();
         String wrapper = wrapper(type);
         TypeMirror element = wrapper == null ? type : argument(type);
@@ -147,7 +169,7 @@ final class ParamReader {
             if (literal == null) return;
             init = CodeBlock.of("$L.withDefault($L)", init, literal);
         }
-        String field = fieldPrefix + "_" + constantCase(p.getSimpleName().toString());
+        String field = uniqueField.apply(fieldPrefix + "_" + constantCase(p.getSimpleName().toString()));
         route.params.add(new RouteModel.ParamField(field, ParameterizedTypeName.get(Names.PARAM, valueType), init));
         route.arguments.add(CodeBlock.of("request.param($N)", field));
     }
@@ -208,6 +230,21 @@ final class ParamReader {
         problems.error(p, "parameter " + p.getSimpleName() + " has no source: annotate it @PathParam, @QueryParam, @HeaderParam, "
                 + "@CookieParam, @Body, @Form or @MultipartForm, or take Request, Principal, Session, Multipart or Optional<ToolCall>");
         return null;
+    }
+
+    /**
+     * @return whether the parameter's name is javac's stand-in ({@code arg0}, {@code arg1}...) for one
+     *     its class file does not hold: the method was read from a class compiled without {@code -parameters}
+     */
+    private boolean nameNotInClassFile(VariableElement p) {
+        ExecutableElement m = (ExecutableElement) p.getEnclosingElement();
+        if (!p.getSimpleName().contentEquals("arg" + m.getParameters().indexOf(p))) return false;
+        try {
+            JavaFileObject f = elements.getFileObjectOf(m);
+            return f != null && f.getKind() == JavaFileObject.Kind.CLASS;
+        } catch (UnsupportedOperationException e) {
+            return false; // a compiler that cannot tell where an element came from
+        }
     }
 
     /** @return {@code java.util.Optional} or {@code java.util.List} when the type is one, else null */

@@ -16,7 +16,12 @@ final class Requirements {
         }
         List<CodeBlock> parts = new ArrayList<>();
         for (String s : annotations.strings(requires, "scopes")) {
-            if (s.isBlank()) problems.error(on, requires, "a scope in @Requires is blank: name it, or remove it");
+            if (s.isBlank()) {
+                problems.error(on, requires, "a scope in @Requires is blank: name it, or remove it");
+            } else if (!s.chars().allMatch(c -> c == 0x21 || (c >= 0x23 && c <= 0x5B) || (c >= 0x5D && c <= 0x7E))) {
+                problems.error(on, requires, "scope \"" + s + "\" in @Requires is not one scope token (RFC 6749 3.3: visible ASCII "
+                        + "but '\"' and '\\', no spaces): a caller granted several scopes needs each; list them apart, scopes = {\"a\", \"b\"}");
+            }
             parts.add(CodeBlock.of("$T.scope($S)", Names.REQUIREMENT, s));
         }
         for (String s : annotations.strings(requires, "roles")) {

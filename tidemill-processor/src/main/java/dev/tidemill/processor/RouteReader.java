@@ -22,7 +22,9 @@ import javax.lang.model.util.Types;
  * it and what to write instead. What the DSL would refuse at start is refused here at compile time.
  */
 final class RouteReader {
-    private static final String MEDIA_TYPE = "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;.*)?";
+    private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+    /** As {@code Route.produces} checks it: {@code type/subtype[; name=value]...}. */
+    private static final String MEDIA_TYPE = TOKEN + "/" + TOKEN + "([ \\t]*;[ \\t]*" + TOKEN + "=(" + TOKEN + "|\"([^\"\\\\]|\\\\.)*\"))*";
 
     private final Annotations annotations;
     private final Types types;
@@ -35,7 +37,7 @@ final class RouteReader {
         this.types = types;
         this.elements = elements;
         this.problems = problems;
-        this.params = new ParamReader(annotations, types, problems);
+        this.params = new ParamReader(annotations, types, elements, problems);
     }
 
     /**
@@ -72,7 +74,7 @@ final class RouteReader {
         List<String> variables = Patterns.variables(r.pattern, msg -> problems.error(m, verbMirror, msg));
         if (variables == null) return null;
         String prefix = ParamReader.constantCase(m.getSimpleName().toString());
-        ParamReader.Needs needs = params.read(r, variables, controller.uniqueFieldPrefix(prefix));
+        ParamReader.Needs needs = params.read(r, variables, controller.uniqueFieldPrefix(prefix), controller::uniqueField);
         for (String v : variables) {
             if (!needs.boundVariables.contains(v)) {
                 String n = v.startsWith("*") ? v.substring(1) : v;
@@ -98,7 +100,8 @@ final class RouteReader {
         if (t.getKind() == TypeKind.DECLARED && isStage(t)) {
             r.async = true;
             List<? extends TypeMirror> args = ((DeclaredType) t).getTypeArguments();
-            t = args.size() == 1 && args.get(0).getKind() == TypeKind.DECLARED ? args.get(0) : elements.getTypeElement("java.lang.Object").asType();
+            boolean known = args.size() == 1 && (args.get(0).getKind() == TypeKind.DECLARED || args.get(0).getKind() == TypeKind.ARRAY);
+            t = known ? args.get(0) : elements.getTypeElement("java.lang.Object").asType();
             name = ParamKind.erasure(t, types);
         } else if (name.equals("java.util.concurrent.Future")) {
             fail(m, "returns a Future, which cannot be awaited without blocking: return a CompletionStage (CompletableFuture)");
@@ -113,7 +116,7 @@ final class RouteReader {
         }
         if (produces != null) {
             r.produces = annotations.string(produces, "value");
-            if (!r.produces.matches(MEDIA_TYPE)) problems.error(m, produces, "\"" + r.produces + "\" is not a media type: write type/subtype, e.g. text/csv");
+            if (!r.produces.matches(MEDIA_TYPE)) problems.error(m, produces, "\"" + r.produces + "\" is not a media type: write type/subtype[; name=value], e.g. text/csv; charset=utf-8");
         }
         boolean value = true;
         if (t.getKind() == TypeKind.VOID || name.equals("java.lang.Void")) {
@@ -132,7 +135,8 @@ final class RouteReader {
             if (returns != null) {
                 r.returnsType = classOf(annotations.type(returns, "value"));
                 r.returnsStatus = annotations.integer(returns, "status");
-                if (r.returnsStatus < 200 || r.returnsStatus > 299) problems.error(m, returns, "@Returns status " + r.returnsStatus + " is not a 2xx status");
+                if (r.returnsStatus < 200 || r.returnsStatus > 299) problems.error(m, returns, "@Returns status " + r.returnsStatus
+                        + " is not a success: write the 2xx status of the body it describes (a failure is a ProblemException's problem)");
             }
         } else if (name.equals(Names.SSE_HANDLER) || name.equals(Names.WEBSOCKET_HANDLER)) {
             boolean sse = name.equals(Names.SSE_HANDLER);
@@ -242,11 +246,12 @@ final class RouteReader {
                 problems.error(m, op, "operationId \"" + r.operationId + "\" is not letters, digits, '_', '.' and '-': rename it");
             }
             r.tags.addAll(annotations.strings(op, "tags"));
+            for (String t : r.tags) {
+                if (t.isBlank()) problems.error(m, op, "a tag in @Operation(tags) is blank: name it, or remove it");
+            }
         }
+        // the class's tags were checked on the class
         for (String t : c.tags) if (!r.tags.contains(t)) r.tags.add(t);
-        for (String t : r.tags) {
-            if (t.isBlank()) problems.error(m, op, "a tag is blank: name it, or remove it");
-        }
     }
 
     private void tool(RouteModel r, ControllerModel c, ExecutableElement m) {
@@ -276,7 +281,7 @@ final class RouteReader {
         return simple.toUpperCase(Locale.ROOT);
     }
 
-    static List<String> verbsOn(ExecutableElement m) {
+    static List<String> verbsOn(javax.lang.model.element.Element m) {
         List<String> out = new ArrayList<>();
         for (String v : Names.VERBS) if (Annotations.find(m, Names.verb(v)) != null) out.add(v);
         return out;
