@@ -35,6 +35,8 @@ final class Names {
     static final ClassName PARAM = ClassName.get("dev.tidemill", "Param");
     static final ClassName PARAM_TYPE = ClassName.get("dev.tidemill", "ParamType");
     static final ClassName ROUTES = ClassName.get("dev.tidemill", "Routes");
+    static final ClassName HANDLER = ClassName.get("dev.tidemill", "Handler");
+    static final ClassName REQUEST_TYPE = ClassName.get("dev.tidemill", "Request");
     static final ClassName RESPONSE = ClassName.get("dev.tidemill", "Response");
     static final ClassName REQUIREMENT = ClassName.get("dev.tidemill", "Requirement");
     static final ClassName RATE_LIMIT = ClassName.get("dev.tidemill", "RateLimit");

@@ -21,6 +21,7 @@ final class RoutesWriter {
     static JavaFile write(ControllerModel c) {
         TypeSpec.Builder type = TypeSpec.classBuilder(c.routesName)
                 .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addSuperinterface(Names.HANDLER)
                 .addOriginatingElement(c.type)
                 .addJavadoc("The routes of {@link $T}, written by tidemill-processor from its annotations: do not edit.\n", c.name);
         for (Map.Entry<String, CodeBlock> e : c.rateLimits.entrySet()) {
@@ -33,21 +34,29 @@ final class RoutesWriter {
                         .initializer(p.init()).build());
             }
         }
-        type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        // One handler class per controller, this one, with the route's index picking the method,
+        // rather than a lambda per route: each lambda is a class spun and linked when the app
+        // registers it, which made 1,000 routes add about 1 s to a cold start (bench controllers).
+        type.addField(c.name, "controller", Modifier.PRIVATE, Modifier.FINAL)
+                .addField(int.class, "route", Modifier.PRIVATE, Modifier.FINAL)
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE)
+                        .addParameter(c.name, "controller").addParameter(int.class, "route")
+                        .addStatement("this.controller = controller").addStatement("this.route = route").build());
         MethodSpec.Builder register = MethodSpec.methodBuilder("register")
                 .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addParameter(c.name, "controller")
                 .addParameter(Names.ROUTES, "routes")
                 .addJavadoc("Registers every route of {@code controller} on {@code routes} (the app, or a group).\n\n"
                         + "@param controller the controller the app constructed\n@param routes where the routes go\n");
-        for (RouteModel r : c.routes) register.addStatement("$L", route(r));
+        for (int i = 0; i < c.routes.size(); i++) register.addStatement("$L", route(c.routes.get(i), i, c.routesName));
         type.addMethod(register.build());
+        type.addMethod(handle(c));
         return JavaFile.builder(c.routesName.packageName(), type.build()).skipJavaLangImports(true).indent("    ").build();
     }
 
-    private static CodeBlock route(RouteModel r) {
+    private static CodeBlock route(RouteModel r, int index, ClassName routesName) {
         CodeBlock.Builder b = CodeBlock.builder();
-        b.add("routes.$L($S, $L)", dslVerb(r.verb), r.pattern, handler(r));
+        b.add("routes.$L($S, new $T(controller, $L))", dslVerb(r.verb), r.pattern, routesName, index);
         if (!r.params.isEmpty()) {
             b.add("\n.params($L)", CodeBlock.join(r.params.stream().map(p -> CodeBlock.of("$N", p.field())).toList(), ", "));
         }
@@ -78,20 +87,33 @@ final class RoutesWriter {
         };
     }
 
-    /** The handler lambda: the call, and what turns its value into the answer. */
-    private static CodeBlock handler(RouteModel r) {
+    /** {@code handle}: route {@code route} of those {@code register} adds, in its order. */
+    private static MethodSpec handle(ControllerModel c) {
+        CodeBlock.Builder cases = CodeBlock.builder().add("return switch (route) {\n$>");
+        for (int i = 0; i < c.routes.size(); i++) cases.add("case $L -> $L", i, answer(c.routes.get(i)));
+        cases.add("default -> throw new $T(\"no route \" + route);\n$<};\n", IllegalStateException.class);
+        return MethodSpec.methodBuilder("handle").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
+                .returns(Object.class).addParameter(Names.REQUEST_TYPE, "request").addException(Exception.class)
+                .addJavadoc("Calls the method of route {@code route}, in the order {@link #register} adds them.\n\n"
+                        + "@param request the request, its parameters coerced\n@return the method's answer\n"
+                        + "@throws Exception what the method threw\n")
+                .addCode(cases.build()).build();
+    }
+
+    /** One case of the switch: the call, and what turns its value into the answer. */
+    private static CodeBlock answer(RouteModel r) {
         CodeBlock call = CodeBlock.of("controller.$N($L)", r.method.getSimpleName().toString(), CodeBlock.join(r.arguments, ", "));
         if (r.answer == RouteModel.Answer.VOID) {
-            return r.async ? CodeBlock.of("request -> $L", call) : CodeBlock.of("request -> {\n$>$L;\nreturn null;\n$<}", call);
+            return r.async ? CodeBlock.of("$L;\n", call) : CodeBlock.of("{\n$>$L;\nyield null;\n$<}\n", call);
         }
         if (r.answer == RouteModel.Answer.STATUS) {
             CodeBlock answer = CodeBlock.of("$T.status($L)", Names.RESPONSE, r.status);
-            return r.async ? CodeBlock.of("request -> $L.thenApply(done -> $L)", call, answer)
-                    : CodeBlock.of("request -> {\n$>$L;\nreturn $L;\n$<}", call, answer);
+            return r.async ? CodeBlock.of("$L.thenApply(done -> $L);\n", call, answer)
+                    : CodeBlock.of("{\n$>$L;\nyield $L;\n$<}\n", call, answer);
         }
-        if (r.answer == RouteModel.Answer.AS_IS) return CodeBlock.of("request -> $L", call);
-        if (r.async) return CodeBlock.of("request -> $L.thenApply(value -> $L)", call, wrap(r, CodeBlock.of("value")));
-        return CodeBlock.of("request -> $L", wrap(r, call));
+        if (r.answer == RouteModel.Answer.AS_IS) return CodeBlock.of("$L;\n", call);
+        if (r.async) return CodeBlock.of("$L.thenApply(value -> $L);\n", call, wrap(r, CodeBlock.of("value")));
+        return CodeBlock.of("$L;\n", wrap(r, call));
     }
 
     private static CodeBlock wrap(RouteModel r, CodeBlock value) {

@@ -204,7 +204,7 @@ class GeneratedSourceTest {
         String routes = generatedSource(Sources.compile(ITEMS), "demo.ItemsControllerRoutes");
 
         assertThat(routes).contains(
-                "public final class ItemsControllerRoutes {",
+                "public final class ItemsControllerRoutes implements Handler {",
                 "public static void register(ItemsController controller, Routes routes) {",
                 // a class rate limit, and a method's own
                 "private static final RateLimit LIMIT_ITEMS_CONTROLLER = RateLimit.builder(\"items\").requests(100).per(Duration.ofSeconds(60L)).build();",
@@ -225,13 +225,13 @@ class GeneratedSourceTest {
                 "private static final Param<String> GET_LANG = Param.cookie(\"lang\", ParamType.STRING).withDefault(\"en\");",
                 "private static final Param<String> FILE_PATH = Param.path(\"path\", ParamType.STRING);",
                 // the calls: parameters, the ToolCall, the caller, the session
-                "routes.get(\"/items\", request -> controller.list(request.param(LIST_LIMIT), request.param(LIST_AFTER), request.param(LIST_TAGS), "
-                        + "request.param(LIST_SORT), request.param(LIST_SINCE), request.param(LIST_RATIO), request.param(LIST_ARCHIVED), "
-                        + "request.param(LIST_BIG), ToolCall.of(request)))",
+                "routes.get(\"/items\", new ItemsControllerRoutes(controller, ",
+                " -> controller.list(request.param(LIST_LIMIT), request.param(LIST_AFTER), request.param(LIST_TAGS), request.param(LIST_SORT), request.param(LIST_SINCE), request.param(LIST_RATIO), request.param(LIST_ARCHIVED), request.param(LIST_BIG), ToolCall.of(request));",
                 ".params(LIST_LIMIT, LIST_AFTER, LIST_TAGS, LIST_SORT, LIST_SINCE, LIST_RATIO, LIST_ARCHIVED, LIST_BIG)",
-                "routes.get(\"/items/{id}\", request -> controller.get(request.param(GET_ID), request.param(GET_TENANT), request.param(GET_LANG), "
-                        + "request.principal().orElse(null)))",
-                "routes.get(\"/items/me\", request -> controller.me(request.principal(), request.session(), request.session().orElse(null)))",
+                "routes.get(\"/items/{id}\", new ItemsControllerRoutes(controller, ",
+                " -> controller.get(request.param(GET_ID), request.param(GET_TENANT), request.param(GET_LANG), request.principal().orElse(null));",
+                "routes.get(\"/items/me\", new ItemsControllerRoutes(controller, ",
+                " -> controller.me(request.principal(), request.session(), request.session().orElse(null));",
                 // documentation and the tool
                 ".summary(\"List items\")",
                 ".description(\"A page of items, *oldest* first.\")",
@@ -247,8 +247,8 @@ class GeneratedSourceTest {
                 ".rateLimit(LIMIT_CREATE);",
                 ".rateLimit(LIMIT_ITEMS_CONTROLLER);",
                 // bodies
-                "routes.post(\"/items\", request -> controller.create(request.body(ItemsController.NewItem.class), request, request.principal())"
-                        + ".thenApply(value -> Response.status(201).json(value)))",
+                "routes.post(\"/items\", new ItemsControllerRoutes(controller, ",
+                " -> controller.create(request.body(ItemsController.NewItem.class), request, request.principal()).thenApply(value -> Response.status(201).json(value));",
                 ".body(ItemsController.NewItem.class)",
                 ".form(ItemsController.Rename.class)",
                 ".multipart(ItemsController.Upload.class)",
@@ -260,17 +260,23 @@ class GeneratedSourceTest {
                 ".returns(202, Void.class)",
                 ".returns(String.class)",
                 ".returns(byte[].class)",
-                "routes.delete(\"/items\", request -> controller.purge().thenApply(done -> Response.status(202)))",
-                "routes.get(\"/items/{id}/name\", request -> Response.status(200).bytes(controller.name(request.param(NAME_ID))"
-                        + ".getBytes(StandardCharsets.UTF_8), \"text/plain; charset=utf-8\"))",
+                "routes.delete(\"/items\", new ItemsControllerRoutes(controller, ",
+                " -> controller.purge().thenApply(done -> Response.status(202));",
+                "routes.get(\"/items/{id}/name\", new ItemsControllerRoutes(controller, ",
+                " -> Response.status(200).bytes(controller.name(request.param(NAME_ID)).getBytes(StandardCharsets.UTF_8), \"text/plain; charset=utf-8\");",
                 ".produces(\"text/plain; charset=utf-8\")",
-                "routes.get(\"/items/{id}/raw\", request -> Response.status(200).bytes(controller.raw(request.param(RAW_ID)), \"application/octet-stream\"))",
-                "routes.get(\"/items/{id}/pdf\", request -> controller.pdf(request.param(PDF_ID))"
-                        + ".thenApply(value -> Response.status(200).bytes(value, \"application/pdf\")))",
-                "routes.get(\"/items/{id}/page\", request -> controller.page(request.param(PAGE_ID)))",
-                "routes.get(\"/items/files/{*path}\", request -> controller.file(request.param(FILE_PATH)))",
-                "routes.get(\"/items/events\", request -> Response.sse(controller.events()))",
-                "routes.get(\"/items/socket\", request -> Response.webSocket(controller.socket()))",
+                "routes.get(\"/items/{id}/raw\", new ItemsControllerRoutes(controller, ",
+                " -> Response.status(200).bytes(controller.raw(request.param(RAW_ID)), \"application/octet-stream\");",
+                "routes.get(\"/items/{id}/pdf\", new ItemsControllerRoutes(controller, ",
+                " -> controller.pdf(request.param(PDF_ID)).thenApply(value -> Response.status(200).bytes(value, \"application/pdf\"));",
+                "routes.get(\"/items/{id}/page\", new ItemsControllerRoutes(controller, ",
+                " -> controller.page(request.param(PAGE_ID));",
+                "routes.get(\"/items/files/{*path}\", new ItemsControllerRoutes(controller, ",
+                " -> controller.file(request.param(FILE_PATH));",
+                "routes.get(\"/items/events\", new ItemsControllerRoutes(controller, ",
+                " -> Response.sse(controller.events());",
+                "routes.get(\"/items/socket\", new ItemsControllerRoutes(controller, ",
+                " -> Response.webSocket(controller.socket());",
                 // modes
                 ".mode(ExecutionMode.VIRTUAL)",
                 ".mode(ExecutionMode.IO)",
@@ -399,7 +405,7 @@ class GeneratedSourceTest {
                 ".params(SEARCH2_Q, SEARCH2_PAGE)",
                 "Param<String> GET_ITEM_ID = Param.query(\"id\", ParamType.STRING);",
                 "Param<String> GET_ITEM_ID2 = Param.query(\"itemId\", ParamType.STRING);",
-                "request -> controller.get(request.param(GET_ITEM_ID2))");
+                "-> controller.get(request.param(GET_ITEM_ID2));");
         assertThat(routes).containsPattern("RateLimit LIMIT_N\\d? = RateLimit.builder\\(\"n\"\\)")
                 .containsPattern("Param<Integer> LIMIT_N\\d? = Param.query\\(\"n\", ParamType.INT\\)");
     }
