@@ -77,7 +77,7 @@ final class ParamReader {
                 body(route, p, a, source);
                 continue;
             }
-            String name = source.equals(Names.HEADER) ? annotations.string(a, "value") : annotations.string(a, "value");
+            String name = annotations.string(a, "value");
             String location = switch (source.substring(Names.ANNOTATIONS.length())) {
                 case "PathParam" -> "path";
                 case "QueryParam" -> "query";
@@ -159,7 +159,7 @@ final class ParamReader {
         CodeBlock init = CodeBlock.of("$T.$L($S, $L)", Names.PARAM, location.equals("query") && Names.LIST.equals(wrapper) ? "queryList" : location,
                 name, kind.paramType());
         TypeName valueType = kind.boxed();
-        if (OPTIONAL_NAME.equals(wrapper)) {
+        if (Names.OPTIONAL.equals(wrapper)) {
             init = CodeBlock.of("$L.optional()", init);
             valueType = ParameterizedTypeName.get(OPTIONAL, valueType);
         } else if (Names.LIST.equals(wrapper)) {
@@ -173,8 +173,6 @@ final class ParamReader {
         route.params.add(new RouteModel.ParamField(field, ParameterizedTypeName.get(Names.PARAM, valueType), init));
         route.arguments.add(CodeBlock.of("request.param($N)", field));
     }
-
-    private static final String OPTIONAL_NAME = Names.OPTIONAL;
 
     private void body(RouteModel route, VariableElement p, AnnotationMirror a, String source) {
         String simple = "@" + source.substring(Names.ANNOTATIONS.length());
@@ -210,7 +208,7 @@ final class ParamReader {
     private CodeBlock given(VariableElement p, ParamReader.Needs needs) {
         TypeMirror t = p.asType();
         String name = ParamKind.erasure(t, types);
-        String inner = OPTIONAL_NAME.equals(name) && argument(t) != null ? ParamKind.erasure(argument(t), types) : null;
+        String inner = Names.OPTIONAL.equals(name) && argument(t) != null ? ParamKind.erasure(argument(t), types) : null;
         if (name.equals(Names.REQUEST)) return CodeBlock.of("request");
         if (name.equals(Names.PRINCIPAL)) {
             needs.principal = p;
