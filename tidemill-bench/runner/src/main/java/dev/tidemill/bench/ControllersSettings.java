@@ -45,9 +45,9 @@ public record ControllersSettings(boolean quick, List<String> parts, int rounds,
      */
     public static ControllersSettings parse(List<String> args) {
         boolean quick = args.contains("--quick");
-        // Full: 6 cases x 10 s warm-up, 5 rounds x 6 cases x 10 s, 9 x 5 fresh JVMs for start-up (2 to 4 s each), 2 x 5 javac
-        // runs of 200 controllers (5 to 20 s each): about 12 minutes after the preflight. Quick: about a minute, with fewer
-        // controllers (to check the pipeline, not to compare).
+        // Full: 6 cases x 10 s warm-up, 5 rounds x 6 cases x 10 s, 3 AOT training runs (about 10 s each) and 12 x 5 fresh JVMs
+        // for start-up (2 to 4 s each), 3 x 5 javac runs of 200 controllers (5 to 20 s each): about 13 minutes after the
+        // preflight. Quick: about a minute, with fewer controllers (to check the pipeline, not to compare).
         int rounds = quick ? 1 : 5, warmup = quick ? 2 : 10, duration = quick ? 2 : 10, connections = 64;
         int startRuns = quick ? 1 : 5, startControllers = quick ? 20 : 100, javacRuns = quick ? 1 : 5, javacControllers = quick ? 50 : 200;
         List<String> parts = PARTS;

@@ -20,7 +20,9 @@ import java.util.Locale;
  *   <li>JVM {@code cold}: the timed app is the JVM's first; {@code primed}: an app with one DSL route
  *       was started and closed first, so Tidemill's and Netty's classes are loaded; {@code repeat}: an
  *       app with the same routes (same variant) was started and closed first, so the generated classes
- *       are loaded and their lambdas linked, and what is left is registering and building the table.</li>
+ *       are loaded and linked, and what is left is registering and building the table; {@code aot}: as
+ *       cold here, the timed app is the JVM's first, but the runner starts the JVM with the variant's
+ *       AOT cache ({@code -XX:AOTCache}), which a training run of this probe (the variant, cold) wrote.</li>
  * </ul>
  *
  * The controllers are constructed first (the application's work, untimed), then
@@ -34,7 +36,7 @@ public final class ControllersStartProbe {
     private ControllersStartProbe() {}
 
     /**
-     * @param args {@code empty|controllers|dsl}, {@code cold|primed|repeat}, the number of generated controllers
+     * @param args {@code empty|controllers|dsl}, {@code cold|primed|repeat|aot}, the number of generated controllers
      * @throws ReflectiveOperationException when a generated class is missing from the class path
      */
     public static void main(String[] args) throws ReflectiveOperationException {

@@ -32,8 +32,10 @@ import java.util.stream.Stream;
  *       window ({@link AuthSuite#measure}).</li>
  *   <li>Start-up: {@link ControllerSources} writes 100 controllers of 10 routes, javac compiles them with
  *       the processor, and fresh JVMs ({@link ControllersStartProbe}) time {@code app.controllers(...)} and
- *       {@code start()} with them against an empty app, in a JVM whose first app it is and in one where
- *       an app already started (primed).</li>
+ *       {@code start()} with them against an empty app: in a JVM whose first app it is (cold), in one where
+ *       an app already started (primed), in one where the same routes were registered before (repeat),
+ *       and in a JVM whose first app it is, started with a JDK AOT cache that a training run of the same
+ *       app wrote (aot).</li>
  *   <li>javac: 200 generated controllers compiled by fresh javac processes ({@link JavacProbe}) with
  *       {@code -proc:none} and with the processor on {@code -processorpath}, alternating.</li>
  * </ol>
@@ -48,8 +50,14 @@ public final class ControllersSuite {
     static final List<String> FORMS = List.of("dsl", "controller", "dsl-twin");
     /** The start-up part's apps: none of its own routes, the generated controllers, the same routes by direct DSL calls. */
     static final List<String> START_VARIANTS = List.of("empty", "controllers", "dsl");
-    /** The start-up part's JVMs: the app is the first, the framework is loaded, the same routes were registered once before. */
-    static final List<String> START_JVMS = List.of("cold", "primed", "repeat");
+    /**
+     * The start-up part's JVMs: the app is the first, the framework is loaded, the same routes were
+     * registered once before, and the app is the first of a JVM started with an AOT cache
+     * ({@code -XX:AOTCache}, JEP 483/514) that a training run of the same variant wrote.
+     */
+    static final List<String> START_JVMS = List.of("cold", "primed", "repeat", "aot");
+    /** The start-up state whose JVMs run with an AOT cache. */
+    static final String AOT = "aot";
     /**
      * The javac part's compilations: the controllers alone ({@code -proc:none}), with the processor
      * ({@code -processorpath}), and the controllers with the sources the processor wrote, compiled as
@@ -72,7 +80,8 @@ public final class ControllersSuite {
      * @param variant {@link #START_VARIANTS}: {@code empty}, {@code controllers} ({@code app.controllers(...)}) or
      *     {@code dsl} (the generated routes classes called directly)
      * @param jvm {@link #START_JVMS}: {@code cold} (the JVM's first app), {@code primed} (an app with one route started
-     *     and closed before) or {@code repeat} (an app with the same routes started and closed before)
+     *     and closed before), {@code repeat} (an app with the same routes started and closed before) or {@code aot} (the
+     *     JVM's first app, the JVM started with the variant's AOT cache)
      * @param routes the app's routes after start, its operational ones included
      * @param registerMs the registration: {@code app.controllers(...)} or the direct calls (0 for the empty app)
      * @param startMs {@code start()}
@@ -116,6 +125,7 @@ public final class ControllersSuite {
      * @param comparisons the controller against the DSL, and the A/A twin, per endpoint
      * @param startRuns every start-up JVM
      * @param start medians per JVM kind
+     * @param startNotAvailable the JVM kinds that could not be measured on this host, and why (the JVM's message)
      * @param javacRuns every javac process
      * @param javac medians
      * @param goals the goals and whether they were met
@@ -125,7 +135,8 @@ public final class ControllersSuite {
                          List<Check> preflight, Map<String, Object> configuration, List<Map<String, Object>> targets,
                          List<AuthSuite.Row> rows, List<ControllersReport.CaseSummary> summary,
                          List<ControllersReport.Comparison> comparisons, List<StartRun> startRuns, List<ControllersReport.StartSummary> start,
-                         List<JavacRun> javacRuns, ControllersReport.JavacSummary javac, List<AuthReport.Goal> goals, List<String> failures) {}
+                         Map<String, String> startNotAvailable, List<JavacRun> javacRuns, ControllersReport.JavacSummary javac,
+                         List<AuthReport.Goal> goals, List<String> failures) {}
 
     private static final Pattern PROBE = Pattern.compile("probe routes=(\\d+) controllersNanos=(\\d+) startNanos=(\\d+)");
     private static final Pattern JAVAC = Pattern.compile("javac ok=(true|false) nanos=(\\d+) classes=(\\d+) generated=(\\d+)");
@@ -137,6 +148,7 @@ public final class ControllersSuite {
     private final List<Map<String, Object>> records = new ArrayList<>();
     private final List<StartRun> startRuns = new ArrayList<>();
     private final List<JavacRun> javacRuns = new ArrayList<>();
+    private final Map<String, String> startNotAvailable = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
     private String processorPath;
 
@@ -198,14 +210,15 @@ public final class ControllersSuite {
                 failures.add("start " + s.jvm() + ": " + s.routesAdded() + " and " + s.dslRoutesAdded() + " routes added, not " + expectedRoutes);
             }
         }
-        List<AuthReport.Goal> goals = ControllersReport.goals(comparisons, start, javac, settings.startControllers(), settings.javacControllers());
+        List<AuthReport.Goal> goals = ControllersReport.goals(comparisons, start, startNotAvailable, javac, settings.startControllers(),
+                settings.javacControllers());
         Result result = new Result(settings.suite(), settings.quick(), started, Instant.now().toString(), command, fingerprint, preflight,
                 configuration(cpus), List.copyOf(records), List.copyOf(rows), summary, comparisons, List.copyOf(startRuns), start,
-                List.copyOf(javacRuns), javac, goals, List.copyOf(failures));
+                Map.copyOf(startNotAvailable), List.copyOf(javacRuns), javac, goals, List.copyOf(failures));
         Path json = ResultFile.write(settings.outDir(), result.suite(), result, ControllersReport.page(result));
         out.println();
         if (!summary.isEmpty()) out.print(ControllersReport.caseTable(summary) + "\n" + ControllersReport.comparisonTable(comparisons));
-        if (!start.isEmpty()) out.print(ControllersReport.startTable(start));
+        if (!start.isEmpty()) out.print(ControllersReport.startTable(start, startNotAvailable));
         if (javac != null) out.print(ControllersReport.javacTable(javac));
         out.print(AuthReport.goalLines(goals));
         if (!failures.isEmpty()) {
@@ -217,6 +230,11 @@ public final class ControllersSuite {
     /** @return the start-up JVMs so far */
     List<StartRun> startRuns() {
         return List.copyOf(startRuns);
+    }
+
+    /** @return the start-up JVM kinds that could not be measured, and why */
+    Map<String, String> startNotAvailable() {
+        return Map.copyOf(startNotAvailable);
     }
 
     /** @return the javac processes so far */
@@ -368,22 +386,50 @@ public final class ControllersSuite {
 
     void start(CpuSets cpus, Path dir) {
         int count = settings.startControllers();
-        Path classes = compileForStart(dir, count);
-        String cp = System.getProperty("java.class.path") + File.pathSeparator + classes;
+        Path jar = compileForStart(dir, count);
+        String cp = System.getProperty("java.class.path") + File.pathSeparator + jar;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         int expected = count * ControllerSources.METHODS;
+        Map<String, Path> caches = trainAotCaches(cpus, dir, java, cp, count);
+        try {
+            measureStart(cpus, dir, java, cp, count, caches);
+        } finally {
+            for (Path cache : caches.values()) {
+                try {
+                    Files.deleteIfExists(cache); // about 30 MB each, of no use after the run
+                } catch (IOException e) {
+                    out.println("start: could not delete " + cache + ": " + e.getMessage());
+                }
+            }
+        }
+        ControllersReport.startSummary(startRuns).forEach(s -> out.printf(Locale.ROOT, "  start %s: controllers %+.1f ms, dsl %+.1f ms, with %d "
+                + "and %d routes (%d expected)%n", s.jvm(), s.addedMs(), s.dslAddedMs(), s.routesAdded(), s.dslRoutesAdded(), expected));
+    }
+
+    /** The start-up JVMs: {@link #START_JVMS} x {@link #START_VARIANTS}, {@code runs} times, the variants' order rotated each run. */
+    private void measureStart(CpuSets cpus, Path dir, String java, String cp, int count, Map<String, Path> caches) {
         for (int run = 1; run <= settings.startRuns(); run++) {
             for (String jvm : START_JVMS) {
+                if (jvm.equals(AOT) && startNotAvailable.containsKey(AOT)) continue;
                 for (String variant : rotated(START_VARIANTS, run)) {
                     Preflight.serverBusyPercent(cpus, 200);
-                    List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus.serverList(), java));
-                    cmd.addAll(TargetCatalog.JVM_FLAGS);
-                    cmd.addAll(List.of("-cp", cp, ControllersStartProbe.class.getName(), variant, jvm, Integer.toString(count)));
-                    if (run == 1 && jvm.equals("cold") && variant.equals("controllers")) records.add(Map.of("part", "start", "commandLine", cmd));
+                    List<String> cmd = probeCommand(cpus, java, cp, variant, jvm, count,
+                            jvm.equals(AOT) ? List.of("-XX:AOTCache=" + caches.get(variant)) : List.of());
+                    if (run == 1 && variant.equals("controllers") && (jvm.equals("cold") || jvm.equals(AOT))) {
+                        records.add(Map.of("part", jvm.equals(AOT) ? "start aot" : "start", "commandLine", cmd));
+                    }
                     Exec e = exec(cmd, dir.resolve("probe-" + run + "-" + jvm + "-" + variant + ".log"), 120);
                     Matcher m = PROBE.matcher(e.output());
                     if (e.exit() != 0 || !m.find()) {
                         throw new IllegalStateException("the start-up probe (" + variant + ", " + jvm + ") exited " + e.exit() + ":\n" + tail(e.output()));
+                    }
+                    String refused = jvm.equals(AOT) ? aotRefusal(e.output()) : null;
+                    if (refused != null) {
+                        // the JVM says it did not use its cache (or not all of it): its reading is not a start with the cache
+                        startNotAvailable.put(AOT, "the " + variant + " JVM did not use its AOT cache: " + refused);
+                        startRuns.removeIf(r -> r.jvm().equals(AOT));
+                        out.println("  start: " + startNotAvailable.get(AOT) + "; the aot JVMs are not measured");
+                        break;
                     }
                     StartRun s = new StartRun(run, variant, jvm, Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)) / 1e6,
                             Long.parseLong(m.group(3)) / 1e6, e.seconds() * 1e3);
@@ -393,11 +439,73 @@ public final class ControllersSuite {
                 }
             }
         }
-        ControllersReport.startSummary(startRuns).forEach(s -> out.printf(Locale.ROOT, "  start %s: controllers %+.1f ms, dsl %+.1f ms, with %d "
-                + "and %d routes (%d expected)%n", s.jvm(), s.addedMs(), s.dslAddedMs(), s.routesAdded(), s.dslRoutesAdded(), expected));
     }
 
-    /** Writes and compiles (with the processor) the start-up part's controllers. @return their classes */
+    /** @return the start-up probe's command line: pinned to the server CPUs, the targets' JVM flags, then {@code extra} */
+    private static List<String> probeCommand(CpuSets cpus, String java, String cp, String variant, String jvm, int count, List<String> extra) {
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus.serverList(), java));
+        cmd.addAll(TargetCatalog.JVM_FLAGS);
+        cmd.addAll(extra);
+        cmd.addAll(List.of("-cp", cp, ControllersStartProbe.class.getName(), variant, jvm, Integer.toString(count)));
+        return cmd;
+    }
+
+    /**
+     * The AOT caches of the {@code aot} JVMs, one per variant, each written by one training run (untimed): the
+     * variant's cold probe, with the same flags, class path and CPUs as the measured JVMs, plus
+     * {@code -XX:AOTCacheOutput} (JDK 25: the JVM records the run and writes the cache as it exits, in a second
+     * JVM), as docs/aot.md trains an app's. When a cache is not written, the {@code aot} JVMs are not measured
+     * and {@link #startNotAvailable} says why, with the JVM's message.
+     *
+     * @return the cache of each variant; empty when one could not be written
+     */
+    private Map<String, Path> trainAotCaches(CpuSets cpus, Path dir, String java, String cp, int count) {
+        Map<String, Path> caches = new LinkedHashMap<>();
+        for (String variant : START_VARIANTS) {
+            Path cache = dir.resolve(variant + ".aot");
+            List<String> cmd = probeCommand(cpus, java, cp, variant, "cold", count, List.of("-XX:AOTCacheOutput=" + cache));
+            Exec e = exec(cmd, dir.resolve("aot-training-" + variant + ".log"), 600);
+            boolean written = Files.isRegularFile(cache) && PROBE.matcher(e.output()).find();
+            Map<String, Object> rec = new LinkedHashMap<>();
+            rec.put("part", "start aot training " + variant);
+            rec.put("commandLine", cmd);
+            rec.put("exit", e.exit());
+            rec.put("seconds", Math.round(e.seconds() * 10) / 10.0);
+            if (!written) {
+                String why = e.output().lines().filter(l -> l.contains("[error]")).findFirst()
+                        .orElse(e.output().lines().filter(l -> !l.contains(" INFO ")).reduce((a, b) -> b).orElse("no output"));
+                rec.put("failed", why);
+                records.add(rec);
+                startNotAvailable.put(AOT, "the " + variant + " training run (exit " + e.exit() + ") wrote no AOT cache: " + why.strip());
+                out.println("start: " + startNotAvailable.get(AOT) + "; the aot JVMs are not measured");
+                return Map.of();
+            }
+            try {
+                rec.put("cacheBytes", Files.size(cache));
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+            records.add(rec);
+            out.printf(Locale.ROOT, "start: the %s AOT cache, %,d KiB, written by a training run of %.1f s%n", variant,
+                    ((Number) rec.get("cacheBytes")).longValue() / 1024, e.seconds());
+            caches.put(variant, cache);
+        }
+        return caches;
+    }
+
+    /** @return the first line of a JVM's output that says it did not use its AOT cache (unified logging, aot or cds), or null */
+    static String aotRefusal(String output) {
+        return output.lines().filter(l -> l.startsWith("[") && (l.contains("][aot") || l.contains("][cds")) && AotTraining.refused(l))
+                .findFirst().orElse(null);
+    }
+
+    /**
+     * Writes and compiles (with the processor) the start-up part's controllers, and puts their classes
+     * in a jar, as an app ships them (an AOT cache holds classes from jars only: a non-empty directory
+     * on the class path stops the JVM writing one).
+     *
+     * @return the jar
+     */
     private Path compileForStart(Path dir, int count) {
         Path src = dir.resolve("src");
         List<Path> files = new ArrayList<>(ControllerSources.write(src, count));
@@ -408,7 +516,22 @@ public final class ControllersSuite {
                     + " sources generated; the log is in " + dir.resolve("compiled") + ")");
         }
         out.printf(Locale.ROOT, "start: %d controllers compiled with the processor in %.1f s%n", count, r.wallSeconds());
-        return dir.resolve("compiled").resolve("classes");
+        return jar(dir.resolve("compiled").resolve("classes"), dir.resolve("controllers.jar"));
+    }
+
+    /** Writes every file under {@code classes} (class files and the processor's service file) into {@code jar}. @return the jar */
+    static Path jar(Path classes, Path jar) {
+        try (Stream<Path> files = Files.walk(classes);
+             java.util.jar.JarOutputStream j = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                j.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                Files.copy(f, j);
+                j.closeEntry();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return jar;
     }
 
     // ---- javac ----
@@ -570,7 +693,13 @@ public final class ControllersSuite {
         conf.put("startJvms", START_JVMS);
         conf.put("startTimed", "the registration (app.controllers(all), or the generated routes classes called directly) then app.start() "
                 + "on port 0, from after Tidemill.create to start()'s return; controllers constructed before; cold: the JVM's first app; "
-                + "primed: after an app with one route started and closed; repeat: after an app with the same routes started and closed");
+                + "primed: after an app with one route started and closed; repeat: after an app with the same routes started and closed; "
+                + "aot: the JVM's first app, the JVM started with -XX:AOTCache=<file>");
+        conf.put("startClassPath", "the runner's class path, then the generated controllers' classes in one jar");
+        conf.put("startAot", "one AOT cache per variant, written before the runs by one untimed training run: the variant's cold probe "
+                + "with the same flags, class path and CPUs plus -XX:AOTCacheOutput=<file> (JEP 483/514, one step on JDK 25; the JVM "
+                + "writes the cache as it exits); an aot JVM whose output says it did not use its cache ([warning] or [error] lines of "
+                + "the aot or cds logs) is not counted, and the state is then n/a");
         conf.put("javacControllers", settings.javacControllers());
         conf.put("javacRuns", settings.javacRuns());
         conf.put("javacOptions", JavacProbe.OPTIONS + " -d <fresh dir> -s <fresh dir> -cp <tidemill-core and its dependencies>, then "
