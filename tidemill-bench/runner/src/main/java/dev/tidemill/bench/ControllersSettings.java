@@ -17,7 +17,7 @@ import java.util.List;
  * @param warmupSeconds unrecorded load of each case before the first round
  * @param durationSeconds each measured window
  * @param connections wrk's connections ({@code -c})
- * @param startRuns fresh JVMs per start-up variant and JVM kind ({@link ControllersSuite#START_VARIANTS} x {@link ControllersSuite#START_JVMS})
+ * @param startRuns fresh JVMs per start-up variant and JVM kind ({@link ControllersStartup#VARIANTS} x {@link ControllersStartup#JVMS})
  * @param startControllers generated controllers the start-up part registers
  * @param javacRuns fresh javac processes with and without the processor, alternating
  * @param javacControllers generated controllers the javac part compiles

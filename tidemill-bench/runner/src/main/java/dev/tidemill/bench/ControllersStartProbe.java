@@ -41,8 +41,8 @@ public final class ControllersStartProbe {
      */
     public static void main(String[] args) throws ReflectiveOperationException {
         String variant = args[0], jvm = args[1];
-        if (!ControllersSuite.START_VARIANTS.contains(variant)) throw new IllegalArgumentException("variant " + variant);
-        if (!ControllersSuite.START_JVMS.contains(jvm)) throw new IllegalArgumentException("jvm " + jvm);
+        if (!ControllersStartup.VARIANTS.contains(variant)) throw new IllegalArgumentException("variant " + variant);
+        if (!ControllersStartup.JVMS.contains(jvm)) throw new IllegalArgumentException("jvm " + jvm);
         int count = Integer.parseInt(args[2]);
         Object[] controllers = new Object[variant.equals("empty") ? 0 : count];
         for (int i = 0; i < controllers.length; i++) {

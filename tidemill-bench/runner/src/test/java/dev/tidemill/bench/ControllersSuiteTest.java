@@ -29,24 +29,24 @@ class ControllersSuiteTest {
     void theTargetAnswersEveryFormOfEachEndpointAlike() {
         Server server = ControllersApp.create(Config.fromEnvironment(Map.of("TIDEMILL_PORT", "0"))).start();
         try {
-            assertThat(ControllersSuite.check(server.port())).isEmpty();
+            assertThat(ControllersRequests.check(server.port())).isEmpty();
         } finally {
             server.close();
         }
-        assertThat(ControllersSuite.path("json", "controller")).isEqualTo("/ctrl/items/7?verbose=true");
-        assertThat(ControllersSuite.path("plaintext", "dsl-twin")).isEqualTo("/dsl2/plaintext");
+        assertThat(ControllersRequests.path("json", "controller")).isEqualTo("/ctrl/items/7?verbose=true");
+        assertThat(ControllersRequests.path("plaintext", "dsl-twin")).isEqualTo("/dsl2/plaintext");
     }
 
     @Test
     void aTargetWhoseControllerAnswersOtherwiseFailsTheCheck() {
         Tidemill app = Tidemill.create(Config.fromEnvironment(Map.of("TIDEMILL_PORT", "0")));
-        for (String form : ControllersSuite.FORMS) {
-            app.get(ControllersSuite.path("json", form).replace("?verbose=true", ""), req -> Map.of("id", 7));
-            app.get(ControllersSuite.path("plaintext", form), req -> form.equals("controller") ? "other" : "Hello, World!");
+        for (String form : ControllersRequests.FORMS) {
+            app.get(ControllersRequests.path("json", form).replace("?verbose=true", ""), req -> Map.of("id", 7));
+            app.get(ControllersRequests.path("plaintext", form), req -> form.equals("controller") ? "other" : "Hello, World!");
         }
         Server server = app.start();
         try {
-            assertThat(ControllersSuite.check(server.port())).hasSize(4)
+            assertThat(ControllersRequests.check(server.port())).hasSize(4)
                     .anyMatch(p -> p.startsWith("GET /ctrl/plaintext: body other"))
                     .anyMatch(p -> p.startsWith("GET /dsl1/items/7?verbose=true: body {\"id\":7}"));
         } finally {
@@ -69,7 +69,7 @@ class ControllersSuiteTest {
         assertThat(quick.parts()).containsExactly("start", "javac");
         assertThat(quick.javacRuns()).isEqualTo(2);
         // the quick form's request windows: well under a minute, leaving time for the start-up JVMs and javac
-        int cases = ControllersSuite.KINDS.size() * ControllersSuite.FORMS.size();
+        int cases = ControllersRequests.KINDS.size() * ControllersRequests.FORMS.size();
         assertThat(cases * (quick.warmupSeconds() + quick.rounds() * quick.durationSeconds())).isLessThan(30);
         assertThatThrownBy(() -> ControllersSettings.parse(List.of("--cases", "x"))).hasMessageContaining("unknown option --cases");
         assertThatThrownBy(() -> ControllersSettings.parse(List.of("--parts", "requests,boot"))).hasMessageContaining("unknown part boot");
@@ -78,49 +78,51 @@ class ControllersSuiteTest {
 
     @Test
     void eachRoundRotatesTheFormsAndTheWrkCommandAsksTheCase() {
-        assertThat(ControllersSuite.formOrder(1)).containsExactly("dsl", "controller", "dsl-twin");
-        assertThat(ControllersSuite.formOrder(2)).containsExactly("controller", "dsl-twin", "dsl");
-        assertThat(ControllersSuite.formOrder(3)).containsExactly("dsl-twin", "dsl", "controller");
-        assertThat(ControllersSuite.formOrder(4)).isEqualTo(ControllersSuite.formOrder(1));
-        ControllersSuite suite = new ControllersSuite(ControllersSettings.parse(List.of("--quick")), "test", System.out);
-        assertThat(AuthSuite.with(suite.wrk("1", 8080, "json", "controller"), 2)).containsExactly("taskset", "-c", "1", "wrk", "-d2s", "-t1",
+        assertThat(ControllersRequests.formOrder(1)).containsExactly("dsl", "controller", "dsl-twin");
+        assertThat(ControllersRequests.formOrder(2)).containsExactly("controller", "dsl-twin", "dsl");
+        assertThat(ControllersRequests.formOrder(3)).containsExactly("dsl-twin", "dsl", "controller");
+        assertThat(ControllersRequests.formOrder(4)).isEqualTo(ControllersRequests.formOrder(1));
+        ControllersRequests requests = new ControllersRequests(ControllersSettings.parse(List.of("--quick")), System.out, failure -> {});
+        assertThat(AuthSuite.with(requests.wrk("1", 8080, "json", "controller"), 2)).containsExactly("taskset", "-c", "1", "wrk", "-d2s", "-t1",
                 "-c64", "--latency", "--timeout", "8s", "http://127.0.0.1:8080/ctrl/items/7?verbose=true");
-        assertThat(ControllersSuite.allCpus(new CpuSets(List.of(0), List.of(1)))).isEqualTo("0,1");
+        assertThat(ControllersJavac.allCpus(new CpuSets(List.of(0), List.of(1)))).isEqualTo("0,1");
     }
 
     @Test
     void generatedControllersCompileWithTheProcessorAndAddTheirRoutesAtStart(@TempDir Path dir) throws Exception {
         assertThat(Host.executable("taskset")).as("taskset: apt-get install -y --no-install-recommends util-linux").isPresent();
-        ControllersSuite suite = new ControllersSuite(ControllersSettings.parse(List.of("--quick", "--start-controllers", "3",
-                "--start-runs", "1", "--javac-controllers", "4", "--javac-runs", "1", "--root", "../..")), "test", System.out)
-                .processorPath(processorPath());
+        ControllersSettings settings = ControllersSettings.parse(List.of("--quick", "--start-controllers", "3", "--start-runs", "1",
+                "--javac-controllers", "4", "--javac-runs", "1", "--root", "../.."));
+        ControllersJavac javac = new ControllersJavac(settings, System.out);
+        javac.processorPath(processorPath());
         CpuSets cpus = CpuSets.derive();
-        suite.javac(cpus, dir.resolve("javac"));
-        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::variant).containsExactly("none", "processor", "generated");
-        assertThat(suite.javacRuns()).allMatch(ControllersSuite.JavacRun::ok);
+        javac.measure(cpus, dir.resolve("javac"));
+        assertThat(javac.runs()).extracting(ControllersJavac.JavacRun::variant).containsExactly("none", "processor", "generated");
+        assertThat(javac.runs()).allMatch(ControllersJavac.JavacRun::ok);
         // each controller and its Item record; with the processor's sources also a routes class each and the index
-        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::classes).containsExactly(8L, 13L, 13L);
-        assertThat(suite.javacRuns()).extracting(ControllersSuite.JavacRun::generated).containsExactly(0L, 5L, 0L);
+        assertThat(javac.runs()).extracting(ControllersJavac.JavacRun::classes).containsExactly(8L, 13L, 13L);
+        assertThat(javac.runs()).extracting(ControllersJavac.JavacRun::generated).containsExactly(0L, 5L, 0L);
         try (Stream<Path> s = Files.walk(dir.resolve("javac/processor-1/generated"))) {
             assertThat(s.map(p -> p.getFileName().toString())).contains("Controller003Routes.java", "TidemillControllers.java");
         }
 
-        suite.start(cpus, dir.resolve("start"));
+        ControllersStartup startup = new ControllersStartup(settings, System.out, javac);
+        startup.measure(cpus, dir.resolve("start"));
         assertThat(dir.resolve("start/controllers.jar")).isRegularFile();
-        List<ControllersReport.StartSummary> start = ControllersReport.startSummary(suite.startRuns());
-        if (suite.startNotAvailable().containsKey("aot")) {
+        List<ControllersStartupReport.StartSummary> start = ControllersStartupReport.summary(startup.runs());
+        if (startup.notAvailable().containsKey("aot")) {
             // under Maven the runner's classes are directories on the class path, and the JVM writes no AOT cache for
             // such a class path: the aot JVMs are then not measured, and the JVM's message says why
-            assertThat(suite.startNotAvailable().get("aot")).containsAnyOf("wrote no AOT cache: ", "did not use its AOT cache: ");
-            assertThat(suite.startRuns()).hasSize(9).noneMatch(r -> r.jvm().equals("aot"));
-            assertThat(start).extracting(ControllersReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat");
+            assertThat(startup.notAvailable().get("aot")).containsAnyOf("wrote no AOT cache: ", "did not use its AOT cache: ");
+            assertThat(startup.runs()).hasSize(9).noneMatch(r -> r.jvm().equals("aot"));
+            assertThat(start).extracting(ControllersStartupReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat");
         } else {
-            assertThat(suite.startRuns()).hasSize(12);
-            assertThat(start).extracting(ControllersReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat", "aot");
+            assertThat(startup.runs()).hasSize(12);
+            assertThat(start).extracting(ControllersStartupReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat", "aot");
         }
         assertThat(start).allMatch(s -> s.routesAdded() == 3 * ControllerSources.METHODS && s.dslRoutesAdded() == 3 * ControllerSources.METHODS);
-        assertThat(suite.startRuns()).allMatch(r -> r.startMs() > 0 && r.wallMs() > r.totalMs());
-        assertThat(suite.startRuns().stream().filter(r -> r.variant().equals("empty"))).allMatch(r -> r.registerMs() < 1);
+        assertThat(startup.runs()).allMatch(r -> r.startMs() > 0 && r.wallMs() > r.totalMs());
+        assertThat(startup.runs().stream().filter(r -> r.variant().equals("empty"))).allMatch(r -> r.registerMs() < 1);
     }
 
     /** @return the processor's jar (or classes) and JavaPoet's, from the test class path */
@@ -146,8 +148,8 @@ class ControllersSuiteTest {
         rows.add(AuthSuite.row(1, "tidemill", "plaintext-dsl", 100_000, 10, 1.00, 0, 50));
         rows.add(AuthSuite.row(1, "tidemill", "plaintext-controller", 100_000, 10, 1.10, 0, 50));
         rows.add(AuthSuite.row(1, "tidemill", "plaintext-dsl-twin", 100_000, 10, 1.01, 0, 50));
-        List<ControllersReport.Comparison> c = ControllersReport.compare(rows);
-        assertThat(c).extracting(ControllersReport.Comparison::kind).containsExactly("json", "plaintext");
+        List<ControllersRequestsReport.Comparison> c = ControllersRequestsReport.compare(rows);
+        assertThat(c).extracting(ControllersRequestsReport.Comparison::kind).containsExactly("json", "plaintext");
         assertThat(c.get(0).cpuRatio()).isCloseTo(1.01, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(c.get(0).aaCpuMin()).isCloseTo(0.98, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(c.get(0).aaCpuSpread()).isCloseTo(0.03, org.assertj.core.data.Offset.offset(1e-9));
@@ -155,21 +157,21 @@ class ControllersSuiteTest {
         assertThat(c.get(1).cpuWithinSpread()).isFalse();
         assertThat(c.get(0).rpsRatio()).isEqualTo(1.0);
 
-        List<ControllersSuite.StartRun> runs = List.of(
-                new ControllersSuite.StartRun(1, "empty", "cold", 3, 0, 300, 900),
-                new ControllersSuite.StartRun(1, "controllers", "cold", 1_003, 10, 305, 950),
-                new ControllersSuite.StartRun(1, "dsl", "cold", 1_003, 9, 304, 950),
-                new ControllersSuite.StartRun(1, "empty", "primed", 3, 0, 20, 1_200),
-                new ControllersSuite.StartRun(1, "controllers", "primed", 1_003, 8, 15, 1_250),
-                new ControllersSuite.StartRun(1, "dsl", "primed", 1_003, 7, 15, 1_250),
-                new ControllersSuite.StartRun(1, "empty", "aot", 3, 0, 100, 600),
-                new ControllersSuite.StartRun(1, "controllers", "aot", 1_003, 6, 112, 650),
-                new ControllersSuite.StartRun(1, "dsl", "aot", 1_003, 5, 110, 650),
-                new ControllersSuite.StartRun(1, "empty", "repeat", 3, 0, 20, 1_200),
-                new ControllersSuite.StartRun(1, "controllers", "repeat", 1_003, 4, 30, 1_250),
-                new ControllersSuite.StartRun(1, "dsl", "repeat", 1_003, 3, 29, 1_250));
-        List<ControllersReport.StartSummary> start = ControllersReport.startSummary(runs);
-        assertThat(start).extracting(ControllersReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat", "aot");
+        List<ControllersStartup.StartRun> runs = List.of(
+                new ControllersStartup.StartRun(1, "empty", "cold", 3, 0, 300, 900),
+                new ControllersStartup.StartRun(1, "controllers", "cold", 1_003, 10, 305, 950),
+                new ControllersStartup.StartRun(1, "dsl", "cold", 1_003, 9, 304, 950),
+                new ControllersStartup.StartRun(1, "empty", "primed", 3, 0, 20, 1_200),
+                new ControllersStartup.StartRun(1, "controllers", "primed", 1_003, 8, 15, 1_250),
+                new ControllersStartup.StartRun(1, "dsl", "primed", 1_003, 7, 15, 1_250),
+                new ControllersStartup.StartRun(1, "empty", "aot", 3, 0, 100, 600),
+                new ControllersStartup.StartRun(1, "controllers", "aot", 1_003, 6, 112, 650),
+                new ControllersStartup.StartRun(1, "dsl", "aot", 1_003, 5, 110, 650),
+                new ControllersStartup.StartRun(1, "empty", "repeat", 3, 0, 20, 1_200),
+                new ControllersStartup.StartRun(1, "controllers", "repeat", 1_003, 4, 30, 1_250),
+                new ControllersStartup.StartRun(1, "dsl", "repeat", 1_003, 3, 29, 1_250));
+        List<ControllersStartupReport.StartSummary> start = ControllersStartupReport.summary(runs);
+        assertThat(start).extracting(ControllersStartupReport.StartSummary::jvm).containsExactly("cold", "primed", "repeat", "aot");
         assertThat(start.get(0).addedMs()).isEqualTo(15.0);
         assertThat(start.get(0).dslAddedMs()).isEqualTo(13.0);
         assertThat(start.get(0).controllersStartMedianMs()).isEqualTo(305.0);
@@ -177,15 +179,15 @@ class ControllersSuiteTest {
         assertThat(start.get(2).addedMs()).isEqualTo(14.0);
         assertThat(start.get(3).addedMs()).isEqualTo(18.0);
         assertThat(start).allMatch(s -> s.routesAdded() == 1_000 && s.dslRoutesAdded() == 1_000);
-        ControllersReport.JavacSummary javac = ControllersReport.javacSummary(List.of(
-                new ControllersSuite.JavacRun(1, "none", 4.0, 3.5, 400, 0, true),
-                new ControllersSuite.JavacRun(1, "processor", 5.5, 5.0, 601, 201, true),
-                new ControllersSuite.JavacRun(1, "generated", 5.0, 4.5, 601, 0, true)), 200);
-        assertThat(javac.addedWallSeconds()).isEqualTo(1.5);
-        assertThat(javac.generatedCodeWallSeconds()).isEqualTo(1.0);
-        assertThat(javac.processorOnlyWallSeconds()).isEqualTo(0.5);
+        ControllersJavacReport.JavacSummary javacSummary = ControllersJavacReport.summary(List.of(
+                new ControllersJavac.JavacRun(1, "none", 4.0, 3.5, 400, 0, true),
+                new ControllersJavac.JavacRun(1, "processor", 5.5, 5.0, 601, 201, true),
+                new ControllersJavac.JavacRun(1, "generated", 5.0, 4.5, 601, 0, true)), 200);
+        assertThat(javacSummary.addedWallSeconds()).isEqualTo(1.5);
+        assertThat(javacSummary.generatedCodeWallSeconds()).isEqualTo(1.0);
+        assertThat(javacSummary.processorOnlyWallSeconds()).isEqualTo(0.5);
 
-        List<AuthReport.Goal> goals = ControllersReport.goals(c, start, Map.of(), javac, 100, 200);
+        List<AuthReport.Goal> goals = ControllersReport.goals(c, start, Map.of(), javacSummary, 100, 200);
         // cold +15 ms and aot +18 ms both meet the start-up goal; the reading names each, and the repeat JVM's registration alone
         assertThat(goals).extracting(AuthReport.Goal::met).containsExactly(true, false, true, true);
         assertThat(goals.get(2).reading()).startsWith("cold +15.0 ms (median 315.0 ms with them against 300.0 ms empty")
@@ -194,28 +196,28 @@ class ControllersSuiteTest {
                 .endsWith("+14.0 ms: app.controllers(...) alone 4.0 ms (under 20 ms), start() 30.0 ms against the empty app's 20.0 ms");
         assertThat(ControllersReport.goals(List.of(), List.of(), Map.of(), null, 100, 200)).extracting(AuthReport.Goal::met).containsOnlyNulls();
         // only the AOT cache meets it; then the cold JVM alone, the AOT cache n/a
-        List<ControllersReport.StartSummary> slowCold = new ArrayList<>(start);
-        ControllersReport.StartSummary cold = start.get(0);
-        slowCold.set(0, new ControllersReport.StartSummary("cold", 1, 300, 300, 300, 540, 540, 540, 530, 530, 530, 240, 230, 200, 340, 190,
+        List<ControllersStartupReport.StartSummary> slowCold = new ArrayList<>(start);
+        ControllersStartupReport.StartSummary cold = start.get(0);
+        slowCold.set(0, new ControllersStartupReport.StartSummary("cold", 1, 300, 300, 300, 540, 540, 540, 530, 530, 530, 240, 230, 200, 340, 190,
                 1_000, 1_000));
-        AuthReport.Goal aotOnly = ControllersReport.startGoal(slowCold, Map.of(), 100);
+        AuthReport.Goal aotOnly = ControllersStartupReport.goal(slowCold, Map.of(), 100);
         assertThat(aotOnly.met()).isTrue();
         assertThat(aotOnly.reading()).startsWith("cold +240.0 ms").contains("; met by: with an AOT cache;");
-        AuthReport.Goal noCache = ControllersReport.startGoal(List.of(slowCold.get(0)), Map.of("aot", "the empty training run wrote no AOT cache: "
+        AuthReport.Goal noCache = ControllersStartupReport.goal(List.of(slowCold.get(0)), Map.of("aot", "the empty training run wrote no AOT cache: "
                 + "[error][aot] why"), 100);
         assertThat(noCache.met()).isFalse();
         assertThat(noCache.reading()).contains("; with an AOT cache: n/a (the empty training run wrote no AOT cache: [error][aot] why); met by: neither")
                 .doesNotContain("registered once before");
         assertThat(cold.jvm()).isEqualTo("cold");
-        assertThat(ControllersReport.startTable(List.of(cold), Map.of("aot", "why"))).contains("| aot (the JVM's first app, with an AOT cache "
+        assertThat(ControllersStartupReport.table(List.of(cold), Map.of("aot", "why"))).contains("| aot (the JVM's first app, with an AOT cache "
                 + "trained on it) | n/a (below) | - |").contains("Not measured on this host, aot: why");
-        assertThat(ControllersSuite.aotRefusal("[main] INFO x - listening\n[0.019s][error][aot] Unable to map shared spaces\nprobe routes=3"))
+        assertThat(ControllersStartup.aotRefusal("[main] INFO x - listening\n[0.019s][error][aot] Unable to map shared spaces\nprobe routes=3"))
                 .isEqualTo("[0.019s][error][aot] Unable to map shared spaces");
-        assertThat(ControllersSuite.aotRefusal("[main] INFO dev.tidemill - cpus: 1\nprobe routes=3 controllersNanos=1 startNanos=2")).isNull();
+        assertThat(ControllersStartup.aotRefusal("[main] INFO dev.tidemill - cpus: 1\nprobe routes=3 controllersNanos=1 startNanos=2")).isNull();
 
         ControllersSuite.Result result = new ControllersSuite.Result("controllers", false, "start", "end", "./tidemill bench controllers",
                 Map.of("cores", 2), List.of(), Map.of("startControllers", 100, "methodsPerController", 10), List.of(), rows,
-                ControllersReport.summarise(rows), c, runs, start, Map.of(), List.of(), javac, goals, List.of());
+                ControllersRequestsReport.summarise(rows), c, runs, start, Map.of(), List.of(), javacSummary, goals, List.of());
         String page = ControllersReport.page(result);
         assertThat(page).startsWith("# Controllers, start").contains("### A controller route against the identical DSL route")
                 .contains("| json | controller | `GET /ctrl/items/7?verbose=true` |").contains("| json | 1.010 (1.010-1.010) | 0.980-1.030 | 3.0 % | yes |")
