@@ -24,6 +24,7 @@ import java.util.Map;
  * {@code bench mcp} a tool call against the same route over plain HTTP, idle sessions and aborted calls ({@link McpSuite}),
  * {@code bench controllers} a controller route against the identical DSL route, start-up with generated controllers and javac
  * with the processor ({@link ControllersSuite}),
+ * {@code bench loops} the event-loop matrix: callbacks, tasks and network rows on every loop and server ({@link LoopsSuite}),
  * {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
  */
@@ -98,6 +99,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the checks, the generator and the start-up and javac processes' parent run in this JVM
                 System.out.println("results: " + new ControllersSuite(ControllersSettings.parse(list.subList(1, list.size())),
                         commandLine(list), System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("loops")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the network rows' client runs in this JVM
+                System.out.println("results: " + new LoopsSuite(LoopsSettings.parse(list.subList(1, list.size())), commandLine(list),
+                        System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -134,6 +139,7 @@ public final class BenchMain {
                         + "       ./tidemill bench cluster " + dev.tidemill.bench.cluster.ClusterSettings.USAGE + "\n"
                         + "       ./tidemill bench mcp " + McpSettings.USAGE + "\n"
                         + "       ./tidemill bench controllers " + ControllersSettings.USAGE + "\n"
+                        + "       ./tidemill bench loops " + LoopsSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
                         + "       ./tidemill bench html [--quick] [--engines a,b] [--forks N] [--warmup-iterations N] [--warmup S] "

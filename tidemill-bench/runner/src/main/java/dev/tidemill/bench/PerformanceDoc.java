@@ -35,6 +35,7 @@ public final class PerformanceDoc {
         m.put("mcp", "MCP: a tool call against the same route over plain HTTP, idle sessions, aborted calls");
         m.put("controllers", "Controllers: a compiled controller route against the identical DSL route, start-up with 1,000 "
                 + "generated routes, javac with the processor");
+        m.put("loops", "Event loops: callbacks, tasks, TCP, HTTP, TLS, WebSocket and short connections on every loop and server");
         return java.util.Collections.unmodifiableMap(m);
     }
 
