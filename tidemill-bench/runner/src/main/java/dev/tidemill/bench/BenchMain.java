@@ -24,6 +24,7 @@ import java.util.Map;
  * {@code bench mcp} a tool call against the same route over plain HTTP, idle sessions and aborted calls ({@link McpSuite}),
  * {@code bench controllers} a controller route against the identical DSL route, start-up with generated controllers and javac
  * with the processor ({@link ControllersSuite}),
+ * {@code bench hotpath} server CPU, system calls and context switches per request ({@link HotPathSuite}),
  * {@code bench loops} the event-loop matrix: callbacks, tasks and network rows on every loop and server ({@link LoopsSuite}),
  * {@code bench report} regenerates
  * docs/performance.md from the latest full result of each.
@@ -103,6 +104,10 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the network rows' client runs in this JVM
                 System.out.println("results: " + new LoopsSuite(LoopsSettings.parse(list.subList(1, list.size())), commandLine(list),
                         System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("hotpath")) {
+                keepOffServerCpus(CpuSets.derive(), System.out); // the tracer and wrk's parent run in this JVM's CPUs
+                System.out.println("results: " + new HotPathSuite(HotPathSettings.parse(list.subList(1, list.size())),
+                        commandLine(list), System.out).run() + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("pages")) {
                 Path json = run(Options.parsePages(list.subList(1, list.size())), System.out);
                 System.out.println("results: " + json + " (+ .md, .svg)");
@@ -139,6 +144,7 @@ public final class BenchMain {
                         + "       ./tidemill bench cluster " + dev.tidemill.bench.cluster.ClusterSettings.USAGE + "\n"
                         + "       ./tidemill bench mcp " + McpSettings.USAGE + "\n"
                         + "       ./tidemill bench controllers " + ControllersSettings.USAGE + "\n"
+                        + "       ./tidemill bench hotpath " + HotPathSettings.USAGE + "\n"
                         + "       ./tidemill bench loops " + LoopsSettings.USAGE + "\n"
                         + "       ./tidemill bench live [--quick] [--targets a,b] [--datastar-subscribers N] [--datastar-events N] "
                         + "[--datastar-rate N] [--warmup S] [--out DIR]\n"
