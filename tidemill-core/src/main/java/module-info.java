@@ -40,6 +40,8 @@ module dev.tidemill {
     requires static com.nimbusds.jose.jwt;
     /** OpenID Connect sign-in (internal.auth): the provider's discovery and token endpoints. */
     requires java.net.http;
+    /** ExecutionMode.AUTO reads a handler thread's CPU clock (ThreadMXBean). */
+    requires java.management;
     requires static micrometer.core;
     requires static micrometer.registry.prometheus;
     requires static com.github.luben.zstd_jni;

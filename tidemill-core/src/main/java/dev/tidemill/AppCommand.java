@@ -107,7 +107,10 @@ final class AppCommand {
                     + (r.bodyMediaType().orElse("").endsWith("urlencoded") ? " (form)"
                             : r.bodyMediaType().orElse("").startsWith("multipart/") ? " (multipart)" : "")));
             String kind = r.operational() ? " (operational)" : "";
-            rows.add(new String[] {r.method(), r.pattern(), mode.name().toLowerCase(Locale.ROOT) + kind,
+            // AUTO: where it starts; a running server's Server.routeModes() and /metrics say where it is now
+            String shown = mode == ExecutionMode.AUTO ? "auto (starts " + dev.tidemill.internal.exchange.AutoMode.start().name().toLowerCase(Locale.ROOT)
+                    + ", then measured)" : mode.name().toLowerCase(Locale.ROOT);
+            rows.add(new String[] {r.method(), r.pattern(), shown + kind,
                     params.isEmpty() ? "-" : String.join(" ", params)});
         }
         return table(rows);

@@ -55,6 +55,12 @@ public interface Server extends AutoCloseable {
     java.util.List<String> startupReport();
 
     /**
+     * @return every route's execution mode now, in registration order: the mode it was given and,
+     *     for {@link ExecutionMode#AUTO}, where its calls run at this moment and why
+     */
+    java.util.List<RouteMode> routeModes();
+
+    /**
      * Graceful stop: stop accepting, close idle keep-alive connections, let in-flight requests finish
      * up to {@code grace}, then close the rest. Returns when everything is closed.
      *

@@ -54,13 +54,16 @@ class AppCommandTest {
 
     @Test
     void routesPrintsMethodPatternModeAndParameters() {
-        assertThat(run(app(), "routes")).isZero();
+        Tidemill app = app();
+        app.get("/chosen", req -> "x").mode(ExecutionMode.AUTO);
+        assertThat(run(app, "routes")).isZero();
         List<String> lines = out().lines().toList();
         assertThat(lines.get(0)).matches("METHOD +PATTERN +MODE +PARAMS");
         assertThat(lines.get(1)).matches("GET +/items/\\{id} +loop +path id:int32 limit:int32=10 size:Size\\? tag:string\\[]");
         assertThat(lines.get(2)).matches("POST +/notes +virtual +body:Note");
         assertThat(lines.get(3)).matches("GET +/io/fast +io +-");
         assertThat(lines.get(4)).matches("GET +/healthz +loop \\(operational\\) +-");
+        assertThat(lines.get(5)).matches("GET +/chosen +auto \\(starts virtual, then measured\\) +-");
         assertThat(err()).isEmpty();
     }
 

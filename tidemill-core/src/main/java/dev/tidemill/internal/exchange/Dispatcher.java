@@ -36,11 +36,17 @@ final class Dispatcher {
             overloaded(ex);
             return;
         }
-        ExecutionMode mode = ex.endpoint.mode();
+        AutoMode auto = ex.endpoint.auto();
+        ExecutionMode mode;
+        if (auto == null) ex.mode = mode = ex.endpoint.mode();
+        else mode = auto.next(ex); // where AUTO runs this call now
         WorkerLoop loop = null;
         if (mode == ExecutionMode.LOOP) {
             loop = loops.reserve();
-            if (loop == null) {
+            if (loop == null && ex.probe) { // a probe finds every loop full: it runs where the route runs now
+                auto.probeNotRun(ex);
+                ex.mode = mode = ExecutionMode.VIRTUAL;
+            } else if (loop == null) {
                 if (!ex.unlimited) limit.release();
                 overloaded(ex);
                 return;
@@ -64,6 +70,7 @@ final class Dispatcher {
             case IO -> task.run();
             case LOOP -> loop.execute(task);
             case VIRTUAL -> virtualThreads().execute(task);
+            case AUTO -> throw new IllegalArgumentException("AUTO is resolved at dispatch");
         }
     }
 
@@ -99,7 +106,7 @@ final class Dispatcher {
      * @return a lane that runs one stream's callbacks one at a time, in order, in that mode
      */
     CallbackLane lane(ExecutionMode mode, WorkerLoop loop) {
-        return new CallbackLane(this, mode == ExecutionMode.LOOP && loop == null ? ExecutionMode.VIRTUAL : mode, loop);
+        return new CallbackLane(this, mode == ExecutionMode.LOOP && loop == null || mode == ExecutionMode.AUTO ? ExecutionMode.VIRTUAL : mode, loop);
     }
 
     private void overloaded(Exchange ex) {

@@ -24,7 +24,7 @@ import java.util.List;
  * @param filters app filters, then enclosing groups' filters, outermost first
  * @param pathNames names of the pattern's parameter segments, in order
  * @param coercer coerces the declared parameters
- * @param mode where the handler runs
+ * @param mode where the handler runs: the route's, its groups', else the app's ({@link ExecutionMode#AUTO} included)
  * @param maxBodyBytes body limit in bytes
  * @param requestTimeoutNanos request timeout
  * @param compress whether its responses may be compressed (the route's choice, else the config's)
@@ -32,6 +32,7 @@ import java.util.List;
  * @param limiter its rate limit's state (nearest wins), null if none applies or the route is operational
  * @param observer what records its responses (metrics, access log), resolved once; null when nothing does
  * @param requirement who may call it (the route's, its groups', else the app's), null if none applies
+ * @param auto where the handler runs now and why, when {@code mode} is {@link ExecutionMode#AUTO}; else null
  */
 public record Endpoint(
         Route route,
@@ -46,7 +47,8 @@ public record Endpoint(
         Cors cors,
         Limiter limiter,
         RouteObserver observer,
-        dev.tidemill.Requirement requirement) {
+        dev.tidemill.Requirement requirement,
+        AutoMode auto) {
 
     static Endpoint resolve(Route route, List<Filter> appFilters, Config config) {
         return resolve(route, appFilters, config, ServerObserver.NONE);
@@ -88,7 +90,8 @@ public record Endpoint(
                 new ParamCoercer(route.params(), names), mode, body, timeout,
                 route.compress().orElse(config.compression().enabled()), cors.enabled() ? cors : null, limiter,
                 observers.route(route),
-                route.requirement().or(() -> route.group().flatMap(RouteGroup::requirement)).orElse(appRequirement));
+                route.requirement().or(() -> route.group().flatMap(RouteGroup::requirement)).orElse(appRequirement),
+                mode == ExecutionMode.AUTO ? new AutoMode(route.method() + " " + route.pattern()) : null);
     }
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */

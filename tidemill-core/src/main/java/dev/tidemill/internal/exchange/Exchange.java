@@ -1,5 +1,6 @@
 package dev.tidemill.internal.exchange;
 
+import dev.tidemill.ExecutionMode;
 import dev.tidemill.Problem;
 import dev.tidemill.Request;
 import dev.tidemill.internal.dispatch.WorkerLoop;
@@ -56,6 +57,10 @@ public final class Exchange extends ExchangeRequest implements Runnable {
     private WorkerLoop loop;
     /** True while the handler's synchronous part runs on a worker loop: see {@link #abandon()}. */
     volatile boolean inLoopHandler;
+    /** Where the handler runs, set at dispatch (never AUTO: the mode AUTO chose for this call). */
+    ExecutionMode mode;
+    /** Whether this call tries a worker loop for a route in AUTO that runs on VIRTUAL ({@link AutoMode}). */
+    boolean probe;
     volatile Thread virtualThread;
     volatile CompletableFuture<?> awaiting;
     volatile StreamedResponseBody stream;
@@ -152,6 +157,11 @@ public final class Exchange extends ExchangeRequest implements Runnable {
      */
     public void upgradeEnded() {
         releaseSlot();
+    }
+
+    /** @return where the handler runs (set at dispatch; null before) */
+    public ExecutionMode mode() {
+        return mode;
     }
 
     /** @return the worker loop holding this exchange's slot (LOOP mode), or null */

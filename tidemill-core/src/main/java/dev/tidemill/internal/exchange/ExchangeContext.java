@@ -28,6 +28,8 @@ public final class ExchangeContext {
     private final java.util.concurrent.atomic.LongAdder bodyBytesHeld = new java.util.concurrent.atomic.LongAdder();
     private final Config config;
     private final RouteGate gate;
+    /** Every route resolved, in registration order. */
+    private final List<Endpoint> endpoints;
     /** Who is calling, for routes with a requirement; fetches token keys in the background. */
     private final dev.tidemill.internal.auth.Authenticator authenticator;
     private final Dispatcher dispatcher;
@@ -58,10 +60,14 @@ public final class ExchangeContext {
         this.timed = observer.timed();
         Router<Endpoint> router = new Router<>();
         Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
+        List<Endpoint> endpoints = new java.util.ArrayList<>();
         for (Route r : app.routes()) {
-            router.add(r.method(), r.pattern(), Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(), app.requirement(),
-                    l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer));
+            Endpoint e = Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(), app.requirement(),
+                    l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer);
+            endpoints.add(e);
+            router.add(r.method(), r.pattern(), e);
         }
+        this.endpoints = List.copyOf(endpoints);
         this.limiters = List.copyOf(limiters.values());
         this.appCors = app.cors().enabled() ? app.cors() : null;
         boolean anyCors = appCors != null;
@@ -136,6 +142,25 @@ public final class ExchangeContext {
     /** @return whether a graceful stop has begun: new requests get {@code Connection: close} */
     public boolean draining() {
         return draining;
+    }
+
+    /** @return every route's mode now, in registration order */
+    public List<dev.tidemill.RouteMode> routeModes() {
+        List<dev.tidemill.RouteMode> out = new java.util.ArrayList<>(endpoints.size());
+        for (Endpoint e : endpoints) {
+            AutoMode a = e.auto();
+            out.add(a == null
+                    ? new dev.tidemill.RouteMode(e.route().method(), e.route().pattern(), e.mode(), e.mode(), "explicit", 0)
+                    : new dev.tidemill.RouteMode(e.route().method(), e.route().pattern(), e.mode(), a.current(), a.why(), a.moves()));
+        }
+        return out;
+    }
+
+    /** @return the routes in {@link dev.tidemill.ExecutionMode#AUTO}: their state, by "METHOD pattern", in registration order */
+    public Map<String, AutoMode> autoModes() {
+        Map<String, AutoMode> out = new LinkedHashMap<>();
+        for (Endpoint e : endpoints) if (e.auto() != null) out.put(e.route().method() + " " + e.route().pattern(), e.auto());
+        return out;
     }
 
     /** Marks the start of a graceful stop; open event streams get a final event and end. */

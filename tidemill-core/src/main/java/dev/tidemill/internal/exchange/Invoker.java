@@ -40,11 +40,16 @@ final class Invoker {
         // are volatile, so at least one side sees the other: either we see TIMED_OUT/CANCELLED and
         // skip the handler, or abandon() sees the flag and leaves the slot for us to release.
         if (onWorkerLoop) ex.inLoopHandler = true;
+        AutoMode auto = ex.endpoint.auto();
         if (!ex.isRunning()) { // timed out or abandoned while queued
             ex.inLoopHandler = false;
+            if (ex.probe) auto.probeNotRun(ex);
             ex.releaseSlot();
             return;
         }
+        // AUTO times the handler until it returns (a CompletionStage's completion is not its time)
+        AutoMode.Timing timing = auto == null ? null : auto.before(ex);
+        long started = auto == null ? 0 : System.nanoTime();
         Object result;
         try {
             result = chain(ex, 0);
@@ -53,6 +58,7 @@ final class Invoker {
         } finally {
             if (onWorkerLoop) ex.inLoopHandler = false;
         }
+        if (auto != null) auto.after(ex, System.nanoTime() - started, timing);
         complete(ex, result);
     }
 

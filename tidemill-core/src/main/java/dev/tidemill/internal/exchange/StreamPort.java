@@ -63,7 +63,7 @@ public final class StreamPort {
      *     execution mode, on the worker loop its exchange holds (LOOP)
      */
     public CallbackLane callbacks() {
-        return context.dispatcher().lane(exchange.endpoint().mode(), exchange.workerLoop());
+        return context.dispatcher().lane(exchange.mode(), exchange.workerLoop());
     }
 
     /**

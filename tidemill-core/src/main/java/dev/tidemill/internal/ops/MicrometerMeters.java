@@ -39,6 +39,8 @@ final class MicrometerMeters implements Meters {
     /** Request counters already registered, by route, slot and status. */
     private final Set<String> requestsBound = ConcurrentHashMap.newKeySet();
     private final Set<String> topicsBound = ConcurrentHashMap.newKeySet();
+    private final Set<String> modesBound = ConcurrentHashMap.newKeySet();
+    private final ExchangeContext context;
 
     /**
      * Builds the registry over what the server records itself. Slow (Micrometer's and the JVM
@@ -57,6 +59,7 @@ final class MicrometerMeters implements Meters {
     MicrometerMeters(List<RouteMeters> routes, LongAdder shed, LongAdder timeouts, ExchangeContext context,
             IntSupplier openConnections, LoopWait[] queueWaits, List<Heartbeats.Watched> probes) {
         this.routes = routes;
+        this.context = context;
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -112,6 +115,7 @@ final class MicrometerMeters implements Meters {
     public Scrape scrape(String accept) {
         bindTopics();
         bindRequests();
+        bindModes();
         boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
         String type = openMetrics ? OPENMETRICS : TEXT_004;
         String body = registry.scrape(type);
@@ -120,6 +124,28 @@ final class MicrometerMeters implements Meters {
             return new Scrape(type, body.substring(0, body.length() - "# EOF\n".length()) + latency + "# EOF\n");
         }
         return new Scrape(type, body + latency);
+    }
+
+    /**
+     * Where each route in AUTO runs and why: a gauge per (route, mode, reason) seen so far, 1 for the
+     * current pair and 0 for the others (an info-style series: the reason is a bounded set of kinds,
+     * the full text with its measurement is in Server.routeModes() and the log).
+     */
+    private void bindModes() {
+        context.autoModes().forEach((name, auto) -> {
+            String mode = auto.current().name(), reason = auto.reason();
+            if (!modesBound.add(name + ' ' + mode + ' ' + reason)) return;
+            int space = name.indexOf(' ');
+            Gauge.builder("tidemill.route.mode", auto, a -> a.current().name().equals(mode) && a.reason().equals(reason) ? 1 : 0)
+                    .tags("method", name.substring(0, space), "route", name.substring(space + 1), "mode", mode, "reason", reason)
+                    .description("routes in AUTO: 1 for the mode the route runs in now and the reason, 0 for those it ran in before")
+                    .register(registry);
+            if (modesBound.add(name)) {
+                FunctionCounter.builder("tidemill.route.mode.moves", auto, dev.tidemill.internal.exchange.AutoMode::moves)
+                        .tags("method", name.substring(0, space), "route", name.substring(space + 1))
+                        .description("times AUTO moved the route to another mode").register(registry);
+            }
+        });
     }
 
     /** A request counter per route, method and status seen so far, reading the cells at scrape time. */

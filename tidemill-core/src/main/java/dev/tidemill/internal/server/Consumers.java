@@ -43,7 +43,7 @@ final class Consumers implements AutoCloseable {
             Executor executor = switch (mode) {
                 case IO -> io.next();
                 case LOOP -> loopExecutor(loops, io);
-                case VIRTUAL -> virtual;
+                case VIRTUAL, AUTO -> virtual; // a consumer in AUTO stays where AUTO starts: messages are not timed
             };
             ConsumerGroup group = c.group().consumer().isPresent() ? c.group() : c.group().withConsumer(ConsumerGroup.defaultConsumer(port));
             Topic.Consumption started = start(c, group, executor);

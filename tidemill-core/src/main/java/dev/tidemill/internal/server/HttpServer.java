@@ -149,6 +149,7 @@ public final class HttpServer implements Server {
                     + ", I/O threads " + ioThreads + (config.ioThreads() > 0 ? " (configured)" : " (one per CPU)"));
             report.add("mode " + config.executionMode() + ", assignment " + config.assignment() + ", concurrency "
                     + config.limits().concurrencyPerLoop() + " per loop, " + config.limits().maxConnections() + " connections");
+            autoModes(context).ifPresent(report::add);
             if (tls != null) report.addAll(tls.report());
             AbsentIntegrations.line(config).ifPresent(report::add);
             report.addAll(context.authReport());
@@ -231,6 +232,21 @@ public final class HttpServer implements Server {
     @Override
     public List<String> startupReport() {
         return report;
+    }
+
+    /** @return the startup report's line on the routes in AUTO, if any */
+    private static java.util.Optional<String> autoModes(ExchangeContext context) {
+        List<String> names = new ArrayList<>(context.autoModes().keySet());
+        if (names.isEmpty()) return java.util.Optional.empty();
+        dev.tidemill.internal.exchange.AutoMode first = context.autoModes().values().iterator().next();
+        String shown = names.size() <= 8 ? String.join(", ", names) : String.join(", ", names.subList(0, 8)) + " and " + (names.size() - 8) + " more";
+        return java.util.Optional.of("mode AUTO for " + names.size() + " route(s) (" + shown + "): " + first.current() + " now ("
+                + first.why() + "); each moves by what its calls measure (Server.routeModes(), tidemill.route.mode in /metrics)");
+    }
+
+    @Override
+    public List<dev.tidemill.RouteMode> routeModes() {
+        return context.routeModes();
     }
 
     @Override

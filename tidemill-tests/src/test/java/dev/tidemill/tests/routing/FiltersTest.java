@@ -154,6 +154,7 @@ class FiltersTest {
                         case IO -> "tidemill-io";
                         case LOOP -> "tidemill-loop-";
                         case VIRTUAL -> "tidemill-virtual-";
+                        case AUTO -> throw new AssertionError("Setup has no AUTO cell");
                     };
                     assertThat(parts[3]).as("thread name").startsWith(expectedPrefix);
                 }
