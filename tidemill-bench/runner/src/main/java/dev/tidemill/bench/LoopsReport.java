@@ -105,6 +105,10 @@ final class LoopsReport {
                 b.append("Rule for `auto`: pick ").append(top.equals("nio") ? "NIO" : top).append(" where it is available");
                 b.append(top.equals("epoll") ? ", else NIO (what `auto` does now)." : top.equals("io_uring")
                         ? ", else epoll, else NIO (a change: `auto` picks epoll now)." : " (a change: `auto` picks epoll now).");
+                if (decisive.get(top) * 2 <= pairs) {
+                    b.append(String.format(Locale.ROOT, " Only %d of the %d pairs are decisive for it; the spread covers the rest, so the rule "
+                            + "is provisional until a run whose spreads separate the transports confirms it.", decisive.get(top), pairs));
+                }
             }
         }
         if (quick) b.append(" This is a quick run: short windows and reduced counts; do not change `auto` on its word.");

@@ -153,16 +153,20 @@ public final class LoopsSuite {
         for (LoopsRow row : s.rows()) {
             double run = runSeconds(row) / (s.quick() ? LoopsRow.QUICK_DIVISOR : 1);
             if (row.micro()) {
-                perPass += s.executors().size() * (START_SECONDS + runs * run);
+                long cells = row == LoopsRow.TASKS_VIRTUAL ? s.executors().stream().filter("jdk-virtual"::equals).count() : s.executors().size();
+                perPass += cells * (MICRO_START_SECONDS + runs * run);
             } else {
-                perPass += s.servers().size() * (START_SECONDS + s.primeSeconds() + runs * run + (s.syscalls() ? STRACE_SLOWDOWN * run : 0));
+                long cells = s.servers().stream().filter(c -> LoopsTargets.notServed(c, row).isEmpty()).count();
+                perPass += cells * (SERVER_START_SECONDS + s.primeSeconds() + runs * run + (s.syscalls() ? STRACE_SLOWDOWN * run : 0));
             }
         }
         return Math.round(perPass * s.passes());
     }
 
-    /** A JVM's start, its port's wait, the idle check before it and its stop, seconds (measured: 4 to 7 on the bench VM). */
-    static final double START_SECONDS = 6;
+    /** A micro JVM's start and the idle check before it, seconds. */
+    static final double MICRO_START_SECONDS = 2.5;
+    /** A server's start, its ports' wait, the check before timing, the idle check before it and its stop, seconds (4 to 7 on the bench VM). */
+    static final double SERVER_START_SECONDS = 5;
     /** How many times slower a run is under strace. */
     static final double STRACE_SLOWDOWN = 5;
 
@@ -197,11 +201,11 @@ public final class LoopsSuite {
         conf.put("rerunTolerancePercent", LoopsSettings.RERUN_TOLERANCE_PERCENT);
         conf.put("taskBatch", LoopsRow.TASK_BATCH);
         conf.put("wsSizes", LoopsWsClient.SIZES);
-        conf.put("client", "this JVM on the client CPUs: blocking sockets on virtual threads, one per connection, every answer checked; "
+        conf.put("client", "blocking sockets on virtual threads, one per connection, every answer checked; "
                 + "TLS by the JDK's SSLEngine (SSLSocket), the server's choice of version and cipher");
         conf.put("certificate", "ECDSA P-256, self-signed for localhost and 127.0.0.1, made with openssl at the start of the run");
         conf.put("syscalls", settings.syscalls() ? "strace -c -f -p <server> over one extra, untimed run per network cell" : "not counted (--syscalls)");
-        conf.put("jvmFlags", TargetCatalog.JVM_FLAGS);
+        conf.put("jvmFlags", String.join(" ", TargetCatalog.JVM_FLAGS));
         return conf;
     }
 }
