@@ -39,7 +39,7 @@ final class EnvironmentConfig {
                 (b, v) -> b.transport(enumValue(Transport.class, v)));
         count("TIDEMILL_IO_THREADS", Config.IO_THREADS, " (0 = one per CPU)", Config.Builder::ioThreads);
         count("TIDEMILL_LOOPS", Config.WORKER_LOOPS, " (0 = one per CPU)", Config.Builder::workerLoops);
-        other("TIDEMILL_MODE", "executionMode", "one of io, loop, virtual",
+        other("TIDEMILL_MODE", "executionMode", "one of io, loop, virtual, auto",
                 (b, v) -> b.executionMode(enumValue(ExecutionMode.class, v)));
         other("TIDEMILL_ASSIGNMENT", "assignment", "one of least_loaded, round_robin",
                 (b, v) -> b.assignment(enumValue(Assignment.class, v)));

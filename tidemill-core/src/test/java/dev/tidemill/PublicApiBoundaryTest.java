@@ -23,7 +23,7 @@ class PublicApiBoundaryTest {
             Health.class, ReadinessCheck.class, TraceParent.class, StaticAssets.class,
             StaticAssets.Builder.class, Request.class, RequestBody.class,
             Response.class, ResponseStream.class, Param.class, ParamType.class, Problem.class, OpenApi.class,
-            Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, Routes.class,
+            Problem.FieldError.class, ProblemException.class, Route.class, RouteGroup.class, RouteMode.class, Routes.class,
             Handler.class, Filter.class, Filter.Chain.class, ExceptionMapper.class, JsonCodec.class, Server.class,
             InMemoryServer.class, InMemoryConnection.class,
             ExecutionMode.class, Transport.class, Assignment.class, Topic.class, Subscription.class,

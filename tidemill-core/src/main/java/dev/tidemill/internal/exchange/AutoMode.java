@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
  * {@link ExecutionMode#AUTO} for one route: the mode its handler runs in now, and the measurements
  * that move it. The dispatcher asks {@link #next} where to run each call; the invoker times the call
  * ({@link #before}, {@link #after}) until the handler returns. The thresholds come from the
- * handler-cost sweep ({@code ./tidemill bench sweep}; docs/execution-modes.md names the run and reads
- * it):
+ * handler-cost sweep ({@code ./tidemill bench sweep}, the run in
+ * {@code bench/results/20261130T115737Z-sweep.json}; docs/execution-modes.md reads it):
  *
  * <ul>
  *   <li>Start on VIRTUAL: in the sweep it costs what LOOP costs on every CPU-bound row, and serves a
@@ -37,9 +37,9 @@ import org.slf4j.LoggerFactory;
  *       {@code promoteAfter}.</li>
  * </ul>
  *
- * The clocks cost system calls (1.8 us and 2.5 us a read on the benchmark host, against 31 ns for
- * {@link System#nanoTime}), so one call in {@value #SAMPLE_EVERY} is timed, and every call while calls
- * take {@value #TIMED_CALL_NANOS} ns or more (four reads are then under 5 % of the call), and the
+ * The clocks cost system calls ({@link ThreadClocks}), so one call in {@value #SAMPLE_EVERY} is timed,
+ * and every call while calls take {@value #TIMED_CALL_NANOS} ns or more (where the reads are a small
+ * part of the call), and the
  * {@value #WATCH_CALLS} calls after a long call that was not. The wall clock is read on every call,
  * so the first long call is seen. Counters are plain fields written by whichever thread ran the call:
  * a lost update delays a move by a call, nothing worse; moves are synchronized.

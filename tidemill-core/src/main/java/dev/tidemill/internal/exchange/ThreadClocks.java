@@ -18,9 +18,10 @@ import java.nio.file.StandardOpenOption;
  * lock, I/O, a sleep. Without the run-queue delay, a handler preempted for a scheduler slice (1.5 to
  * 3 ms on a busy CPU) would look like one that blocked.
  *
- * <p>Costs, read in a loop on the benchmark host: {@code ThreadMXBean.getCurrentThreadCpuTime} 1.8 us
- * (a system call), a positional read of schedstat 2.5 us. The CPU field of schedstat is not used: it
- * is the time as of the last scheduler tick, milliseconds stale while the thread runs. One instance
+ * <p>Each read is a system call ({@code clock_gettime} of the thread's CPU clock, a positional read of
+ * schedstat), where {@link System#nanoTime} is not; {@link AutoMode} reads them on a sample of calls.
+ * The CPU field of schedstat is not used: it is the time as of the last scheduler tick, milliseconds
+ * stale while the thread runs. One instance
  * per thread (the file names the thread that opened it); a virtual thread has neither clock of its
  * own and never asks.
  */
@@ -84,7 +85,7 @@ final class ThreadClocks {
     }
 
     /**
-     * @return garbage collections so far, every collector (0.2 us a read): a call that saw one may
+     * @return garbage collections so far, every collector: a call that saw one may
      *     have stood still in its pause, which is neither work nor a wait of its own
      */
     long collections() {
