@@ -104,6 +104,9 @@ public final class BenchMain {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the network rows' client runs in this JVM
                 System.out.println("results: " + new LoopsSuite(LoopsSettings.parse(list.subList(1, list.size())), commandLine(list),
                         System.out).run() + " (+ .md)");
+            } else if (!list.isEmpty() && list.get(0).equals("auto")) {
+                System.out.println("results: " + new AutoSuite(AutoSuite.Settings.parse(list.subList(1, list.size())), System.out)
+                        .run(commandLine(list)) + " (+ .md)");
             } else if (!list.isEmpty() && list.get(0).equals("hotpath")) {
                 keepOffServerCpus(CpuSets.derive(), System.out); // the tracer and wrk's parent run in this JVM's CPUs
                 System.out.println("results: " + new HotPathSuite(HotPathSettings.parse(list.subList(1, list.size())),

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code ./tidemill bench imbalance [--quick]}: Tidemill with (at least) two worker loops in LOOP
- * least-loaded, LOOP round-robin and VIRTUAL mode; for 0-3 "holders" (client threads calling
+ * least-loaded, LOOP round-robin, VIRTUAL and AUTO mode; for 0-3 "holders" (client threads calling
  * {@code /hold?ms=50} back to back, so that many handlers each hold a loop 50 ms at a time) the
  * {@link OpenLoopGenerator} sends {@code /plaintext} at a fixed moderate rate and records the
  * latency of those trivial requests from their intended send times. Writes
@@ -48,7 +48,9 @@ public final class ImbalanceSuite {
     static final List<Config> CONFIGS = List.of(
             new Config("loop least-loaded", Map.of("TIDEMILL_MODE", "loop", "TIDEMILL_ASSIGNMENT", "least_loaded")),
             new Config("loop round-robin", Map.of("TIDEMILL_MODE", "loop", "TIDEMILL_ASSIGNMENT", "round_robin")),
-            new Config("virtual", Map.of("TIDEMILL_MODE", "virtual")));
+            new Config("virtual", Map.of("TIDEMILL_MODE", "virtual")),
+            // AUTO puts /plaintext on the I/O thread and /hold on a worker loop during the warm-up (which runs a holder)
+            new Config("auto", Map.of("TIDEMILL_MODE", "auto")));
 
     /**
      * The options of this suite.

@@ -17,7 +17,7 @@ public final class PerformanceDoc {
         m.put("pages", "HTML page and browser mix, with and without compression");
         m.put("heavy", "Heavy fixed-rate load: 10,000 connections, the page every 2 s");
         m.put("sweep", "Handler-cost sweep");
-        m.put("imbalance", "Imbalance: least-loaded vs round-robin vs VIRTUAL");
+        m.put("imbalance", "Imbalance: least-loaded vs round-robin vs VIRTUAL vs AUTO");
         m.put("overload", "Overload");
         m.put("memory", "Memory and start-up");
         m.put("footprint", "Hello-world footprint: runtime jars, jar bytes, start-up and idle RSS against Javalin and Helidon");
@@ -35,6 +35,7 @@ public final class PerformanceDoc {
         m.put("mcp", "MCP: a tool call against the same route over plain HTTP, idle sessions, aborted calls");
         m.put("controllers", "Controllers: a compiled controller route against the identical DSL route, start-up with 1,000 "
                 + "generated routes, javac with the processor");
+        m.put("auto", "ExecutionMode.AUTO: a mixed app against every single mode and hand-picked assignments, and its cost on plaintext");
         m.put("loops", "Event loops: callbacks, tasks, TCP, HTTP, TLS, WebSocket and short connections on every loop and server");
         return java.util.Collections.unmodifiableMap(m);
     }
