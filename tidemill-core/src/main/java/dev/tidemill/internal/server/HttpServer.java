@@ -17,7 +17,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -97,10 +96,11 @@ public final class HttpServer implements Server {
     public static HttpServer start(AppSnapshot app) {
         Config config = app.config();
         String leaks = LeakDetection.configure();
-        TransportSelector.Choice choice = TransportSelector.select(config.transport());
         int ioThreads = config.effectiveIoThreads();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
-                new DefaultThreadFactory("tidemill-io", false), choice.ioHandlerFactory());
+        TransportSelector.Started transport = TransportSelector.start(config.transport(), ioThreads,
+                new DefaultThreadFactory("tidemill-io", false));
+        TransportSelector.Choice choice = transport.choice();
+        EventLoopGroup group = transport.group();
         Channel channel = null;
         ExchangeContext context = null;
         TlsListener tls = null;

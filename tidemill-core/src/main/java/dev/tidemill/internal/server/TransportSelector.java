@@ -1,7 +1,9 @@
 package dev.tidemill.internal.server;
 
 import dev.tidemill.Transport;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -11,13 +13,39 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
+import java.util.concurrent.ThreadFactory;
 
 /**
- * Picks the Netty transport: native epoll by default on Linux, io_uring when asked for, NIO as the
- * fallback. {@link Transport#AUTO} never fails; an explicit native choice that is unavailable does,
- * with Netty's reason.
+ * Picks the Netty transport and starts the I/O threads on it. {@link Transport#AUTO} takes native
+ * epoll, else NIO; with {@value #PREFER_IO_URING_PROPERTY}{@code =true} it tries io_uring first and
+ * never fails for it: where the kernel, a seccomp filter or the module graph refuses io_uring
+ * (Netty's probe, or the first ring failing to be created) it starts on epoll and says why in the
+ * startup report's transport line, the one line that names the cause. An explicit native choice
+ * that is unavailable fails the start, with Netty's reason.
+ *
+ * <p>Why io_uring is not yet auto's first choice, though it is cheaper: an epoll server makes one
+ * {@code recvfrom} and one {@code sendto} per keep-alive request whatever the framework (2.02-2.19
+ * calls per request for Tidemill IO, raw Netty and Vert.x core alike), io_uring submits a loop
+ * iteration's reads and writes in one {@code io_uring_enter} (0.24-0.47 per request), and its server
+ * CPU per request tied or won every row against epoll (IO 0.98x plaintext, 0.80x JSON; LOOP 0.99x
+ * and 0.99x; median of three rounds of {@code ./tidemill bench hotpath}). But with io_uring as the
+ * default, three HTTP/2 flood tests of the suite ({@code Http2FloodTest}, {@code Http2SlowClientTest})
+ * saw the connection closed without the GOAWAY that says why; until they pass on io_uring, auto stays
+ * on epoll (docs/architecture.md, "Transports").
  */
 final class TransportSelector {
+    /**
+     * A system property that makes the io_uring probe report this text as its cause, as a kernel or
+     * a seccomp filter that refuses {@code io_uring_setup} would: how the fallback is tested without
+     * changing the host. Unset in production; documented in docs/architecture.md.
+     */
+    static final String REFUSAL_PROPERTY = "tidemill.transport.ioUringRefusal";
+
+    /**
+     * A system property: {@code true} makes {@link Transport#AUTO} try io_uring before epoll (default
+     * {@code false}, see the class comment for why). Read once per start.
+     */
+    static final String PREFER_IO_URING_PROPERTY = "tidemill.transport.autoPrefersIoUring";
 
     /**
      * The decision.
@@ -30,7 +58,38 @@ final class TransportSelector {
     record Choice(Transport transport, IoHandlerFactory ioHandlerFactory,
             Class<? extends ServerChannel> serverChannel, String reason) {}
 
+    /**
+     * The transport running, with its I/O threads.
+     *
+     * @param choice what runs and why
+     * @param group the I/O threads, on that transport
+     */
+    record Started(Choice choice, EventLoopGroup group) {}
+
     private TransportSelector() {}
+
+    /**
+     * Picks the transport and creates the I/O threads on it; under {@link Transport#AUTO}, a ring
+     * that cannot be created (memory limits, a filter that lets the probe through but not a second
+     * ring) falls back to epoll as a refused probe does.
+     *
+     * @param requested the configured transport
+     * @param ioThreads I/O threads
+     * @param threads their factory
+     * @return the transport and its threads
+     * @throws IllegalStateException when an explicit transport is unavailable
+     */
+    static Started start(Transport requested, int ioThreads, ThreadFactory threads) {
+        Choice choice = select(requested);
+        try {
+            return new Started(choice, new MultiThreadIoEventLoopGroup(ioThreads, threads, choice.ioHandlerFactory()));
+        } catch (RuntimeException | LinkageError e) {
+            if (requested != Transport.AUTO || choice.transport() != Transport.IO_URING) throw e;
+            // Netty's group shuts down the loops it had made before the one that failed.
+            Choice fallback = afterRefusal("io_uring refused when its ring was created (" + cause(e) + ")");
+            return new Started(fallback, new MultiThreadIoEventLoopGroup(ioThreads, threads, fallback.ioHandlerFactory()));
+        }
+    }
 
     static Choice select(Transport requested) {
         return switch (requested) {
@@ -41,34 +100,68 @@ final class TransportSelector {
                 yield epoll("requested");
             }
             case IO_URING -> {
-                if (!IoUring.isAvailable()) {
-                    throw new IllegalStateException("transport IO_URING requested but unavailable: " + cause(IoUring.unavailabilityCause()));
+                Throwable refused = ioUringRefusal();
+                if (refused != null) {
+                    throw new IllegalStateException("transport IO_URING requested but unavailable: " + cause(refused));
                 }
-                yield new Choice(Transport.IO_URING, IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class, "requested");
+                yield uring("requested");
             }
             case NIO -> nio("requested");
-            case AUTO -> Epoll.isAvailable()
-                    ? epoll("auto: native epoll available")
-                    : nio("auto: native epoll unavailable (" + cause(Epoll.unavailabilityCause()) + "), using NIO");
+            case AUTO -> {
+                if (!Boolean.getBoolean(PREFER_IO_URING_PROPERTY)) {
+                    yield Epoll.isAvailable() ? epoll("auto: native epoll available")
+                            : nio("auto: native epoll unavailable (" + cause(Epoll.unavailabilityCause()) + "), using NIO");
+                }
+                Throwable refused = ioUringRefusal();
+                yield refused == null ? uring("auto: io_uring available") : afterRefusal("io_uring unavailable (" + cause(refused) + ")");
+            }
         };
     }
 
     /**
-     * @param chosen what {@link #select} picked
-     * @return whether each transport can run here, with Netty's reason when not. io_uring is probed
-     *     only when it is the one chosen: after epoll's probe, {@code IoUring.isAvailable()} still
-     *     took 14-23 ms (median 16, five fresh JVMs) and loaded 130 classes and a native library,
-     *     which a server on epoll would pay at every start for one word in a log line
-     *     ({@code taskset -c 0 java -Xms1g -Xmx1g -XX:+UseParallelGC} with Netty 4.2.18 on the
-     *     class path, a main that times {@code Epoll.isAvailable()} then {@code IoUring.isAvailable()};
+     * @param chosen what {@link #start} picked
+     * @return whether each transport can run here, with Netty's reason when not; io_uring's reason
+     *     is left out when the transport line's reason already gives it, so the cause is named once.
+     *     io_uring is probed only when it is asked for or preferred: after epoll's probe,
+     *     {@code IoUring.isAvailable()} still took 14-23 ms (median 16, five fresh JVMs) and loaded 130
+     *     classes and a native library, which a server on epoll would pay at every start for one word
+     *     in a log line ({@code taskset -c 0 java -Xms1g -Xmx1g -XX:+UseParallelGC} with Netty 4.2.18 on
+     *     the class path, a main that times {@code Epoll.isAvailable()} then {@code IoUring.isAvailable()};
      *     JDK 25.0.3, 2-CPU VM, 2026-12-01).
      */
     static String availability(Transport chosen) {
-        String uring = chosen == Transport.IO_URING
-                ? (IoUring.isAvailable() ? "available" : "unavailable (" + cause(IoUring.unavailabilityCause()) + ")")
-                : "not probed (probed only when io_uring is asked for)";
+        String uring;
+        if (chosen != Transport.IO_URING && !Boolean.getBoolean(PREFER_IO_URING_PROPERTY)) {
+            uring = "not probed (probed only when io_uring is asked for)";
+        } else {
+            Throwable refused = ioUringRefusal();
+            uring = refused == null ? "available"
+                    : chosen == Transport.IO_URING ? "unavailable (" + cause(refused) + ")" : "unavailable (the reason above)";
+        }
         return "epoll " + (Epoll.isAvailable() ? "available" : "unavailable (" + cause(Epoll.unavailabilityCause()) + ")")
                 + ", io_uring " + uring + ", nio available";
+    }
+
+    /** @return why io_uring cannot run here, or null when it can */
+    private static Throwable ioUringRefusal() {
+        String forced = System.getProperty(REFUSAL_PROPERTY);
+        if (forced != null) return new UnsupportedOperationException(forced);
+        try {
+            return IoUring.isAvailable() ? null : IoUring.unavailabilityCause();
+        } catch (LinkageError e) {
+            return e; // Netty's io_uring classes outside the module graph
+        }
+    }
+
+    /** AUTO after io_uring was refused: epoll, else NIO; the reason carries the refusal's cause. */
+    private static Choice afterRefusal(String why) {
+        return Epoll.isAvailable()
+                ? epoll("auto: " + why + ", using epoll")
+                : nio("auto: " + why + ", native epoll unavailable (" + cause(Epoll.unavailabilityCause()) + "), using NIO");
+    }
+
+    private static Choice uring(String reason) {
+        return new Choice(Transport.IO_URING, IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class, reason);
     }
 
     private static Choice epoll(String reason) {
