@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  *       runs on a worker loop as a probe, timed (a virtual thread has no clocks of its own). It did
  *       not wait: the route moves to LOOP. It waited: it stays, and the next probe waits twice as long.</li>
  *   <li>LOOP to VIRTUAL: at the second timed call that waited within {@value #WATCH_CALLS} calls (one
- *       wait may be the host's: a virtual CPU descheduled, a safepoint; the calls after the first are
- *       all timed, so a handler that blocks each time moves at its second call). LOOP to IO: after {@code promoteAfter}
+ *       wait may be the host's: a virtual CPU descheduled, a safepoint; the calls after a long one
+ *       are all timed, so a handler that blocks each time moves by its third call). LOOP to IO: after {@code promoteAfter}
  *       calls in a row (from {@value #PROMOTE_AFTER_CALLS}) where none waited and at most one timed
  *       call in 8 took {@value #IO_CEILING_NANOS} ns of CPU or more (a first run in the interpreter,
  *       a cold cache). In the sweep IO
@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * The clocks cost system calls ({@link ThreadClocks}), so one call in {@value #SAMPLE_EVERY} is timed,
- * and every call while calls take {@value #TIMED_CALL_NANOS} ns or more (where the reads are a small
- * part of the call), and the
- * {@value #WATCH_CALLS} calls after a long call that was not. The wall clock is read on every call,
+ * and one in {@value #LONG_EVERY} while calls take {@value #TIMED_CALL_NANOS} ns or more (where the
+ * reads are a small part of the call), and the
+ * {@value #WATCH_CALLS} calls after a long call that was not ({@value #PREEMPTED_WATCH_CALLS} when the
+ * thread's run-queue delay explains it). The wall clock is read on every call,
  * so the first long call is seen. Counters are plain fields written by whichever thread ran the call:
  * a lost update delays a move by a call, nothing worse; moves are synchronized.
  */
@@ -53,6 +54,10 @@ public final class AutoMode {
     static final int SAMPLE_EVERY = 256;
     /** Calls timed after a long call that was not: a handler that waits again is caught within them. */
     static final int WATCH_CALLS = 64;
+    /** Calls timed after a long call that was not, when the thread's run-queue delay explains it. */
+    static final int PREEMPTED_WATCH_CALLS = 2;
+    /** While calls take {@link #TIMED_CALL_NANOS} or more, one in this many is timed (a power of two). */
+    static final int LONG_EVERY = 4;
     /** CPU time per call under which a handler may run on the I/O thread, in nanoseconds. */
     static final long IO_CEILING_NANOS = 20_000;
     /** Off-CPU time in one call that makes it a stall, in nanoseconds. */
@@ -141,7 +146,11 @@ public final class AutoMode {
         probing.set(false);
     }
 
-    /** A timed call's clocks at its start. */
+    /**
+     * A timed call's clocks at its start: its CPU time and the collection count; for a suspect call
+     * (see {@link #before}) its run-queue delay too (else -1: the thread's since its clocks were last
+     * read is taken at the end, and only if the call was long).
+     */
     record Timing(ThreadClocks clocks, long cpu, long runDelay, long collections) {}
 
     /**
@@ -152,14 +161,14 @@ public final class AutoMode {
      */
     Timing before(Exchange ex) {
         if (ex.mode == ExecutionMode.VIRTUAL) return null; // a virtual thread has no clocks of its own
-        boolean timed = ex.probe || (calls & (SAMPLE_EVERY - 1)) == 0 || lastWall >= TIMED_CALL_NANOS;
-        if (!timed && watch > 0) {
-            watch--;
-            timed = true;
-        }
+        // A suspect call (a probe, one after a long call, one in a watch) may decide a move: it reads the
+        // run-queue delay at its start too. The others only sample the CPU time.
+        boolean suspect = ex.probe || watch > 0 || lastWall >= STALL_NANOS;
+        if (watch > 0) watch--;
+        boolean timed = suspect || (calls & (SAMPLE_EVERY - 1)) == 0 || lastWall >= TIMED_CALL_NANOS && (calls & (LONG_EVERY - 1)) == 0;
         if (!timed) return null;
         ThreadClocks c = ThreadClocks.mine();
-        long gcs = c.collections(), delay = c.runDelay(); // read before the CPU clock, so their own cost is not the call's
+        long gcs = c.collections(), delay = suspect ? c.runDelay() : -1; // before the CPU clock, so their cost is not the call's
         return new Timing(c, c.cpu(), delay, gcs);
     }
 
@@ -175,14 +184,22 @@ public final class AutoMode {
         lastWall = wall;
         long cpu = -1, waited = -1, held = wall;
         if (t != null) {
-            cpu = Math.max(0, t.clocks().cpu() - t.cpu()); // first: the other reads' cost is not the call's
-            long delay = Math.max(0, t.clocks().runDelay() - t.runDelay());
-            boolean paused = t.clocks().collections() != t.collections();
-            held = paused ? -1 : wall - delay; // on the CPU or waiting: not preempted, not stopped for a collection
-            waited = paused ? -1 : held - cpu;
+            cpu = Math.max(0, t.clocks().cpu() - t.cpu());
+            if (wall - cpu >= STALL_NANOS) { // off the CPU long enough to be a wait: was it preempted, or paused?
+                // on the CPU or waiting: not preempted, not stopped for a collection (-1 if one ran)
+                long delay = t.runDelay() < 0 ? t.clocks().runDelaySinceLastRead() : Math.max(0, t.clocks().runDelay() - t.runDelay());
+                held = t.clocks().collections() != t.collections() ? -1 : wall - delay;
+                waited = held < 0 ? -1 : held - cpu;
+            } else {
+                waited = wall - cpu; // under the threshold: not a wait, whatever the rest
+            }
         } else if (wall >= STALL_NANOS && ex.mode != ExecutionMode.VIRTUAL) {
             held = ThreadClocks.mine().heldSinceLastRead(wall); // never more than it held the thread; -1 if a pause may explain it
-            watch = WATCH_CALLS; // the next calls are timed: a handler that waits again is caught
+            // The next calls are timed, so a handler that waits again is caught. A long call the
+            // run-queue delay explains (a preempted thread, every few milliseconds on a busy CPU)
+            // watches two calls only: timing 64 calls after each cost a quarter of the server's CPU
+            // in the mixed load of ./tidemill bench auto.
+            watch = held >= STALL_NANOS || held < 0 ? WATCH_CALLS : PREEMPTED_WATCH_CALLS;
         }
         if (ex.probe) {
             probed(ex, wall, cpu, waited);
@@ -237,6 +254,7 @@ public final class AutoMode {
             if (cpu >= IO_CEILING_NANOS) {
                 overInWindow++;
                 lastOver = cpu;
+                if (!"cpu-bound".equals(reason)) set("cpu-bound", "CPU-bound: a timed call took " + us(cpu) + " CPU");
             }
         }
         if (quiet < promoteAfter) return;

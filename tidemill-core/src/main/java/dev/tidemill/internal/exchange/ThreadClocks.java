@@ -96,8 +96,20 @@ final class ThreadClocks {
     }
 
     /**
-     * For a call that was not timed: how long it may have held the thread, from its wall time,
-     * counting against it only what it surely did not spend preempted or in a collection's pause.
+     * @return the run-queue delay since this thread's clocks were last read: at least the delay within
+     *     the call that just ended (more if the thread was preempted before it), in nanoseconds
+     */
+    long runDelaySinceLastRead() {
+        long before = lastRunDelay;
+        return Math.max(0, runDelay() - before);
+    }
+
+    /**
+     * How long a call that ended now may have held the thread, from its wall time, counting against
+     * it only what it surely did not spend preempted or in a collection's pause. Read only for a call
+     * off the CPU 1 ms or more (rare), so the common call pays for neither file read nor collector
+     * count; the price is that the run-queue delay is the thread's since its clocks were last read,
+     * which may be more than the call's: a wait can be missed once, never invented.
      *
      * @param wall the call's wall time, in nanoseconds
      * @return wall time less the run-queue delay since these clocks were last read (at least the

@@ -156,13 +156,13 @@ class AutoModeTest {
     void aComputingRouteSettlesOnLoopAndIsNotPromoted() throws Exception {
         try (TestClient client = start(app -> app.get("/compute", req -> compute(300)))) {
             assertThat(driveUntil(client, "/compute", ExecutionMode.LOOP, 2_000)).isLessThanOrEqualTo(2_000);
-            // a window of 10,000 calls, each timed (300 us is over the 200 us from which every call is): none promotes it
+            // a window of 10,000 calls, one in 4 timed (300 us is over the 200 us from which they are): none promotes it
             List<String> after = send(client, "/compute", 10_500, 2);
             assertThat(after).as("every call after the move ran on a worker loop").containsOnly("loop");
             RouteMode m = mode(client, "/compute");
             assertThat(m.current()).isEqualTo(ExecutionMode.LOOP);
             assertThat(m.moves()).isEqualTo(1);
-            assertThat(m.why()).startsWith("CPU-bound: ").contains(" timed calls took 20.0 us CPU or more");
+            assertThat(m.why()).startsWith("CPU-bound: ");
         }
     }
 
@@ -187,8 +187,11 @@ class AutoModeTest {
             blocking.set(true);
             try (Connection c = client.connect()) {
                 assertThat(c.send(TestRequest.get("/turns")).text()).as("the stalling call itself").isEqualTo("io");
+                // Off IO at the first stall; should the I/O thread have been preempted since its clocks were
+                // last read (a busy host), that stall is not certain, and the next call, timed, decides.
+                if (mode(client, "/turns").current() == ExecutionMode.IO) assertThat(c.send(TestRequest.get("/turns")).text()).isEqualTo("io");
                 RouteMode off = mode(client, "/turns");
-                assertThat(off.current()).as("off IO at the first stall (%s)", off.why()).isNotEqualTo(ExecutionMode.IO);
+                assertThat(off.current()).as("off IO (%s)", off.why()).isNotEqualTo(ExecutionMode.IO);
                 if (off.current() == ExecutionMode.LOOP) { // its CPU time was not read (255 calls in 256): timed on the loop next
                     assertThat(off.why()).startsWith("held an I/O thread");
                     // the calls there are timed: the second that waits moves it
@@ -230,7 +233,10 @@ class AutoModeTest {
             try (Connection c = client.connect()) {
                 assertThat(c.send(TestRequest.get("/then-waits")).text()).isEqualTo("loop");
                 assertThat(mode(client, "/then-waits").current()).as("one wait may be the host's").isEqualTo(ExecutionMode.LOOP);
-                assertThat(c.send(TestRequest.get("/then-waits")).text()).isEqualTo("loop");
+                // one call in 4 of 200 us or more is timed; a long call makes the next ones timed: the second or third wait moves it
+                for (int i = 0; i < 2 && mode(client, "/then-waits").current() == ExecutionMode.LOOP; i++) {
+                    assertThat(c.send(TestRequest.get("/then-waits")).text()).isEqualTo("loop");
+                }
                 RouteMode m = mode(client, "/then-waits");
                 assertThat(m.current()).as("a second wait within 64 calls moves it (%s)", m.why()).isEqualTo(ExecutionMode.VIRTUAL);
                 assertThat(m.why()).startsWith("stall: a call waited ");
