@@ -197,8 +197,8 @@ public final class AutoMode {
             held = ThreadClocks.mine().heldSinceLastRead(wall); // never more than it held the thread; -1 if a pause may explain it
             // The next calls are timed, so a handler that waits again is caught. A long call the
             // run-queue delay explains (a preempted thread, every few milliseconds on a busy CPU)
-            // watches two calls only: timing 64 calls after each cost a quarter of the server's CPU
-            // in the mixed load of ./tidemill bench auto.
+            // watches two calls only: with 64 after each, AUTO took a quarter more server CPU per request
+            // than the same placement chosen by hand in a first run of ./tidemill bench auto's mixed load.
             watch = held >= STALL_NANOS || held < 0 ? WATCH_CALLS : PREEMPTED_WATCH_CALLS;
         }
         if (ex.probe) {
