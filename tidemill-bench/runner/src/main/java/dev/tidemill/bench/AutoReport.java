@@ -47,16 +47,30 @@ final class AutoReport {
             b.append(" | ").append(rows.stream().mapToLong(AutoSuite.MixedRow::errors).sum())
                     .append(" | ").append(fmt("%.1f", median(rows, AutoSuite.MixedRow::serverCpuUsPerRequest))).append(" |\n");
         }
-        b.append("\nRatios within a round: AUTO's throughput over the best hand-picked assignment of that round, and over each "
-                + "single mode; the median over rounds (min-max). Goals: at least 0.95 against the best hand-picked, above 1 "
+        b.append("\nRatios within a round: AUTO's throughput over the best hand-picked assignment of that round (a maximum of "
+                + "three windows, so it gains from the run's noise), over the hand-picked assignment with the best median, and over "
+                + "each single mode; the median over rounds (min-max). Goals: at least 0.95 against the best hand-picked, above 1 "
                 + "against every single mode.\n\n| AUTO over | median (rounds) | goal | met |\n|---|---:|---|---|\n");
-        ratio(b, r, "best hand-picked", n -> n.startsWith("hand "), 0.95);
+        ratio(b, r, "best hand-picked of each round", n -> n.startsWith("hand "), 0.95);
+        bestMedianHand(r).ifPresent(best -> ratio(b, r, "the hand-picked assignment with the best median (" + best + ")", best::equals, 0.95));
         for (String single : List.of("io", "loop", "virtual")) ratio(b, r, single, single::equals, 1.0);
         b.append("\nWhere AUTO had put each route at the end of its windows (the last round):\n\n| route | mode | moves | why |\n|---|---|---:|---|\n");
         r.mixed().stream().filter(m -> m.configuration().equals("auto")).reduce((a, x) -> x).ifPresent(last -> last.modes().stream()
                 .filter(m -> AutoSuite.MIXED.containsKey(String.valueOf(m.get("route")))).forEach(m -> b.append("| `").append(m.get("route"))
                         .append("` | ").append(m.get("current")).append(" | ").append(m.get("moves")).append(" | ").append(m.get("why"))
                         .append(" |\n")));
+    }
+
+    /**
+     * @return the hand-picked configuration whose median throughput is highest: the assignment a person
+     *     measuring would keep (the best of each round is a maximum of noisy windows, which favours the
+     *     hand-picked side by the run's noise alone)
+     */
+    private static java.util.Optional<String> bestMedianHand(AutoSuite.Result r) {
+        return AutoSuite.CONFIGS.stream().map(AutoSuite.Config::name).filter(n -> n.startsWith("hand "))
+                .filter(n -> r.mixed().stream().anyMatch(m -> m.configuration().equals(n)))
+                .max(java.util.Comparator.comparingDouble(n -> median(r.mixed().stream().filter(m -> m.configuration().equals(n)).toList(),
+                        AutoSuite.MixedRow::perSecond)));
     }
 
     private static void ratio(StringBuilder b, AutoSuite.Result r, String label, java.util.function.Predicate<String> over, double goal) {

@@ -50,7 +50,8 @@ class AutoSuiteTest {
                 "durationSeconds", 10, "warmupSeconds", 15), mixed, overhead,
                 List.of(Map.of("route", TidemillAutoApp.AUTO_PLAINTEXT, "current", "IO", "why", "short")));
         String md = AutoReport.markdown(r);
-        assertThat(md).contains("| best hand-picked | 0.980 (0.800-0.980) | >= 0.95 | yes |")
+        assertThat(md).contains("| best hand-picked of each round | 0.980 (0.800-0.980) | >= 0.95 | yes |")
+                .contains("| the hand-picked assignment with the best median (hand io/loop/virtual) | 0.980 (0.800-0.980) | >= 0.95 | yes |")
                 .contains("| virtual | 1.225 (1.000-1.225) | > 1 | yes |")
                 .contains("| io | 49.000 (40.000-49.000) | > 1 | yes |")
                 .contains("AUTO 1.005 (1.005-1.005), the twin 1.020-1.020 (A/A spread 2.0 %)")
