@@ -119,8 +119,10 @@ final class AutoReport {
                 .append(fmt("%.3f", Collections.min(auto))).append('-').append(fmt("%.3f", Collections.max(auto))).append("), the twin ")
                 .append(fmt("%.3f", Collections.min(twin))).append('-').append(fmt("%.3f", Collections.max(twin)))
                 .append(" (A/A spread ").append(fmt("%.1f %%", spread * 100)).append("). Goal: AUTO's cost under 1 %: ")
-                .append(med <= 1.01 ? "met (median " + fmt("%+.1f %%", (med - 1) * 100) + ")" : "NOT met (median " + fmt("%+.1f %%", (med - 1) * 100) + ")")
-                .append(spread > 0.01 ? "; this host's A/A spread is wider than 1 %, so one run cannot tell 1 % apart" : "").append(".\n");
+                .append(spread > 0.01 ? "not resolved by this run: the median is " + fmt("%+.1f %%", (med - 1) * 100) + ", but two identical "
+                        + "routes differ by up to " + fmt("%.1f %%", spread * 100) + " here, so this run cannot tell 1 % apart"
+                        : med <= 1.01 ? "met (median " + fmt("%+.1f %%", (med - 1) * 100) + ")" : "NOT met (median " + fmt("%+.1f %%", (med - 1) * 100) + ")")
+                .append(".\n");
     }
 
     private static double cpu(List<AuthSuite.Row> rows, int round, String path) {
