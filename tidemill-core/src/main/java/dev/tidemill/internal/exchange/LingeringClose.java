@@ -4,12 +4,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -33,6 +35,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class LingeringClose extends ChannelDuplexHandler {
     private static final String NAME = "lingering-close";
+    /** How often a close waiting for its last bytes to go out looks again, in microseconds. */
+    private static final long WRITTEN_POLL_MICROS = 200;
 
     private final Duration linger;
     private final BooleanSupplier draining;
@@ -82,14 +86,49 @@ public final class LingeringClose extends ChannelDuplexHandler {
     private void start(ChannelHandlerContext ctx) {
         lingering = true;
         Channel ch = ctx.channel();
-        // closes go from this handler's context on, past its own close(), which ignores them while lingering
-        ((DuplexChannel) ch).shutdownOutput().addListener(f -> {
-            if (!f.isSuccess()) ctx.close();
-        });
+        finWhenWritten(ctx);
         // cancelled on close, so a connection that ends early is not kept reachable for the whole linger
         ScheduledFuture<?> deadline = ch.eventLoop().schedule(() -> ctx.close(), linger.toNanos(), TimeUnit.NANOSECONDS);
         ch.closeFuture().addListener(f -> deadline.cancel(false));
         ch.config().setAutoRead(true); // reading may have been paused for back-pressure
+    }
+
+    /**
+     * The FIN once every byte written before it has gone out. On epoll and NIO a flush writes what
+     * the socket takes there and then, so this is at once. On io_uring a write stays in flight until
+     * the kernel completes it, and a shutdown submitted meanwhile can reach the socket first: Netty's
+     * HTTP/2 reset limit writes its GOAWAY and closes in one call, and the client saw the FIN without
+     * the GOAWAY. Checked again every {@value #WRITTEN_POLL_MICROS} us until then; the linger's
+     * deadline still bounds it.
+     */
+    private void finWhenWritten(ChannelHandlerContext ctx) {
+        Channel ch = ctx.channel();
+        if (!ch.isOpen()) return;
+        ChannelOutboundBuffer pending = ch.unsafe().outboundBuffer();
+        if (pending != null && !pending.isEmpty()) {
+            ch.eventLoop().schedule(() -> finWhenWritten(ctx), WRITTEN_POLL_MICROS, TimeUnit.MICROSECONDS);
+            return;
+        }
+        // closes go from this handler's context on, past its own close(), which ignores them while lingering
+        ((DuplexChannel) ch).shutdownOutput().addListener(f -> {
+            if (!f.isSuccess()) ctx.close();
+        });
+    }
+
+    /**
+     * Nothing written once the linger began goes out: the connection's last bytes are the ones
+     * before it (a GOAWAY), as when the FIN follows at once. A stage still decoding what it had read
+     * (Netty's reset limit closes in the middle of a read) would otherwise add frames behind the
+     * GOAWAY while the FIN waits for the writes in flight.
+     */
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!lingering) {
+            ctx.write(msg, promise);
+            return;
+        }
+        ReferenceCountUtil.release(msg);
+        if (!promise.isVoid()) promise.tryFailure(new ClosedChannelException());
     }
 
     /**
