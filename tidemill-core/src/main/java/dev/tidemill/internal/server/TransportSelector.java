@@ -28,10 +28,10 @@ import java.util.concurrent.ThreadFactory;
  * calls per request for Tidemill IO, raw Netty and Vert.x core alike), io_uring submits a loop
  * iteration's reads and writes in one {@code io_uring_enter} (0.24-0.47 per request), and its server
  * CPU per request tied or won every row against epoll (IO 0.98x plaintext, 0.80x JSON; LOOP 0.99x
- * and 0.99x; median of three rounds of {@code ./tidemill bench hotpath}). But on io_uring, 100
- * uploads paused halfway in IO mode held 142 MB of direct memory against 92 MB on epoll
- * ({@code StreamedBodyMemoryTest}, which prints it), about half a megabyte more per paused
- * connection; until that is understood, auto stays on epoll (docs/architecture.md, "Transports").
+ * and 0.99x; median of three rounds of {@code ./tidemill bench hotpath}). But with 100 uploads
+ * paused halfway in IO mode, the pooled allocator's direct memory grew by 142 MB on io_uring against
+ * 92 MB on epoll for the same bodies held ({@code StreamedBodyMemoryTest}, which prints it); until
+ * that is explained, auto stays on epoll (docs/architecture.md, "Transports").
  */
 final class TransportSelector {
     /**
