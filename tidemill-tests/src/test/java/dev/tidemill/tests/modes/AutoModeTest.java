@@ -264,8 +264,18 @@ class AutoModeTest {
         try (TestClient client = start(app -> app.get("/steady", req -> where()))) {
             assertThat(driveUntil(client, "/steady", ExecutionMode.IO, 30_000)).isLessThanOrEqualTo(30_000);
             List<String> after = send(client, "/steady", 20_000, 4);
-            assertThat(after).containsOnly("io");
-            assertThat(mode(client, "/steady").moves()).isEqualTo(2);
+            if (after.stream().allMatch("io"::equals)) {
+                assertThat(mode(client, "/steady").moves()).isEqualTo(2);
+                return;
+            }
+            // A call the I/O thread spent 1 ms or more on that neither its run-queue delay nor a collection
+            // explains (on a loaded CI host: a safepoint for another thread, a burst of page faults) leaves IO
+            // at once, as a real stall must: its CPU time was not read, so it cannot tell. What the route must
+            // not do is flap: it went to a worker loop only (never VIRTUAL: no timed call waited), and it
+            // comes back to IO once the doubled window of quiet calls has passed.
+            assertThat(after).as("off IO only to a worker loop").containsOnly("io", "loop");
+            assertThat(driveUntil(client, "/steady", ExecutionMode.IO, 60_000, 4)).isLessThanOrEqualTo(60_000);
+            assertThat(mode(client, "/steady").moves()).isBetween(4L, 6L);
         }
     }
 
