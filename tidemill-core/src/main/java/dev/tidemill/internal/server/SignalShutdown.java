@@ -30,8 +30,14 @@ public final class SignalShutdown {
     public static SignalShutdown install() {
         SignalShutdown s = new SignalShutdown();
         SignalHandler handler = s::onSignal;
-        Signal.handle(new Signal("TERM"), handler);
-        Signal.handle(new Signal("INT"), handler);
+        for (String name : new String[] {"TERM", "INT"}) {
+            // A signal ignored when the JVM started stays ignored (the JVM installs no handler then): a
+            // shell does that to SIGINT for a job it starts in the background, where Ctrl-C must not reach it.
+            if (Signal.handle(new Signal(name), handler) == SignalHandler.SIG_IGN) {
+                LOG.warn("SIG{} was ignored when this process started (as a shell does for a background job), so it does not "
+                        + "stop the server; SIG{} does", name, name.equals("INT") ? "TERM" : "INT");
+            }
+        }
         return s;
     }
 
