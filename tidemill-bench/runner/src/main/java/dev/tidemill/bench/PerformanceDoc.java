@@ -116,7 +116,7 @@ public final class PerformanceDoc {
                     .append("` (`").append(command(json, suite.getKey())).append("`, commit `")
                     .append(RunStatus.of(json).commit()).append('`').append(note(json)).append(").\n\n")
                     .append(otherHost(result, json)).append(body(json));
-            if (suite.getKey().equals("pages")) b.append(encodings(ResultFile.read(json)));
+            if (suite.getKey().equals("pages")) b.append(againstVertxWeb(ResultFile.read(json))).append(encodings(ResultFile.read(json)));
         }
         b.append("\n## Not measured yet\n\n");
         result.notMeasured().stream().filter(n -> !n.startsWith("handler-cost sweep, imbalance"))
@@ -125,6 +125,35 @@ public final class PerformanceDoc {
             if (!others.containsKey(suite.getKey())) {
                 b.append("- ").append(suite.getValue()).append(": no full run yet (`./tidemill bench ").append(suite.getKey()).append("`)\n");
             }
+        }
+        return b.toString();
+    }
+
+    /** The scenarios of a {@code pages} run, in the order the ratios to Vert.x Web are given. */
+    private static final List<String> PAGE_SCENARIOS = List.of("page", "mix", "browser-mix");
+
+    /**
+     * Each target of a {@code pages} run over Vert.x Web, the goal's reference: the median of the
+     * same-round ratios with the lowest and highest round, as {@link HeadToHead} computes them. The
+     * hand-written Netty baseline writes the same bytes with nothing in between, so its row is what
+     * no framework on this method can be far above (it does not compress, so not on browser-mix).
+     *
+     * @param result a {@code pages} result
+     * @return the Markdown, empty without Vert.x Web
+     */
+    static String againstVertxWeb(Result result) {
+        List<String> targets = result.summary().stream().map(SummaryRow::target).distinct()
+                .filter(t -> !t.equals("vertx-web")).toList();
+        if (targets.size() == result.summary().stream().map(SummaryRow::target).distinct().count()) return "";
+        StringBuilder b = new StringBuilder("\nEach target over vertx-web, req/s (server CPU per request where a round was "
+                + "client-bound), median of the same-round ratios [lowest-highest round]; the goal for Tidemill is 1.5x on "
+                + "page and browser-mix:\n\n| target |");
+        PAGE_SCENARIOS.forEach(sc -> b.append(' ').append(sc).append(" |"));
+        b.append("\n|---|").append("---:|".repeat(PAGE_SCENARIOS.size())).append('\n');
+        for (String t : targets) {
+            b.append("| ").append(t).append(" |");
+            for (String sc : PAGE_SCENARIOS) b.append(' ').append(HeadToHead.cell(result.samples(), t, "vertx-web", sc)).append(" |");
+            b.append('\n');
         }
         return b.toString();
     }
