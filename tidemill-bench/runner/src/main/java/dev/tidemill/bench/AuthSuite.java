@@ -136,6 +136,7 @@ public final class AuthSuite {
         CpuSets cpus = CpuSets.derive();
         List<AuthTargets.Spec> targets = AuthTargets.select(AuthTargets.all(settings.repoRoot(), notMeasured), settings.targets());
         List<Check> preflight = Preflight.run(cpus, settings.connections());
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         Path work;

@@ -164,6 +164,7 @@ public final class AutoSuite {
         CpuSets cpus = CpuSets.derive();
         String started = Instant.now().toString();
         List<Check> preflight = Preflight.run(cpus, 128);
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         Path work;

@@ -186,6 +186,7 @@ public final class HeavyLoadSuite {
                 settings.rate(), settings.rampSeconds(), settings.durationSeconds(), cpus.serverList(), cpus.clientList(),
                 String.join(", ", targets.stream().map(Target::name).toList()));
         List<Check> preflight = Preflight.run(cpus, settings.connections());
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         Path work;

@@ -104,6 +104,7 @@ public final class HotPathSuite {
         String started = Instant.now().toString();
         CpuSets cpus = CpuSets.derive();
         List<Check> preflight = Preflight.run(cpus, settings.connections());
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         List<Target> targets = targets(cpus);

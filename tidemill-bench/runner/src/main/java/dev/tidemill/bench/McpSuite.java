@@ -128,6 +128,7 @@ public final class McpSuite {
         String started = Instant.now().toString();
         CpuSets cpus = CpuSets.derive();
         List<Check> preflight = Preflight.run(cpus, Math.max(settings.connections(), settings.concurrency()));
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         Path work;

@@ -168,6 +168,7 @@ public final class OverloadSuite {
         out.printf("overload: server CPUs %s, load generator CPUs %s, %d worker loop(s), GET %s, factors %s, %d s windows%n",
                 cpus.serverList(), cpus.clientList(), loops, path, FACTORS, settings.windowSeconds());
         List<Check> preflight = Preflight.run(cpus, 4096);
+        Preflight.requireLoadGenerator(preflight);
         preflight.stream().filter(Check::failed).forEach(c -> out.println("preflight FAIL " + c.name() + ": " + c.reading()));
         Map<String, Object> fingerprint = Fingerprint.take(cpus);
         List<Row> rows = new ArrayList<>();

@@ -53,7 +53,7 @@ public final class Preflight {
         checks.add(new Check("file descriptors", fds < 0 || fds >= needed ? "pass" : "fail",
                 "soft limit " + (fds < 0 ? "unlimited" : fds) + " for " + maxConnections + " connections",
                 ">= connections + 256"));
-        for (String tool : List.of("wrk", "taskset")) {
+        for (String tool : LOAD_TOOLS) {
             checks.add(new Check(tool, Host.executable(tool).isPresent() ? "pass" : "fail",
                     Host.executable(tool).map(Path::toString).orElse("not on PATH"), "installed"));
         }
@@ -61,6 +61,27 @@ public final class Preflight {
                 "server " + cpus.serverList() + ", load generator " + cpus.clientList(), "disjoint"));
         return checks;
     }
+
+    /**
+     * Stops a run whose load generator or CPU pinning is missing: every window of it would fail, so
+     * it would end in a result file with no measurement in it. Not left to {@code --strict}, which
+     * is for a machine that is busy, not one that cannot measure at all.
+     *
+     * @param checks the preflight's checks
+     * @throws IllegalStateException naming the missing programs and the command that installs them
+     */
+    public static void requireLoadGenerator(List<Check> checks) {
+        List<String> missing = checks.stream()
+                .filter(c -> LOAD_TOOLS.contains(c.name()) && c.failed()).map(Check::name).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(String.join(" and ", missing) + " not on PATH; nothing measured. "
+                    + "Install with: apt-get install -y " + String.join(" ", missing.stream()
+                            .map(t -> t.equals("taskset") ? "util-linux" : t).toList()));
+        }
+    }
+
+    /** The programs every wrk-driven window runs. */
+    private static final List<String> LOAD_TOOLS = List.of("wrk", "taskset");
 
     private static Check governor() {
         Path dir = Path.of("/sys/devices/system/cpu");

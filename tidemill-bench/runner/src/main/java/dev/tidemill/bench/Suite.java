@@ -70,6 +70,7 @@ public final class Suite {
                 + String.join(",", options.scenarios().stream().map(ScenarioRun::id).toList())
                 + ", server CPUs " + cpus.serverList() + ", load generator CPUs " + cpus.clientList());
         List<Check> preflight = Preflight.run(cpus, options.maxConnections());
+        Preflight.requireLoadGenerator(preflight);
         preflight.forEach(c -> out.printf("preflight %-18s %-7s %s%n", c.name(), c.verdict(), c.reading()));
         if (options.strict() && preflight.stream().anyMatch(Check::failed)) {
             throw new IllegalStateException("--strict: a preflight check failed; not measuring");
