@@ -35,7 +35,7 @@ final class EnvironmentConfig {
     static {
         other("TIDEMILL_HOST", "host", "a host name or IP address", (b, v) -> b.host(nonEmpty(v)));
         count("TIDEMILL_PORT", Config.PORT, "", Config.Builder::port);
-        other("TIDEMILL_TRANSPORT", "transport", "one of auto, epoll, io_uring, nio",
+        other("TIDEMILL_TRANSPORT", "transport", "one of auto, epoll, io_uring, io_uring_buffer_ring, nio",
                 (b, v) -> b.transport(enumValue(Transport.class, v)));
         count("TIDEMILL_IO_THREADS", Config.IO_THREADS, " (0 = one per CPU)", Config.Builder::ioThreads);
         count("TIDEMILL_LOOPS", Config.WORKER_LOOPS, " (0 = one per CPU)", Config.Builder::workerLoops);

@@ -86,6 +86,17 @@ class ConfigTest {
     }
 
     @Test
+    void theBufferRingTransportIsNamedAsTheOthersAre() {
+        assertThat(Config.fromEnvironment(Map.of("TIDEMILL_TRANSPORT", "io_uring_buffer_ring")).transport())
+                .isEqualTo(Transport.IO_URING_BUFFER_RING);
+        assertThat(Config.fromEnvironment(Map.of("TIDEMILL_TRANSPORT", "IO_URING-BUFFER-RING")).transport())
+                .isEqualTo(Transport.IO_URING_BUFFER_RING);
+        assertThatThrownBy(() -> Config.fromEnvironment(Map.of("TIDEMILL_TRANSPORT", "rings")))
+                .hasMessageContaining("TIDEMILL_TRANSPORT")
+                .hasMessageContaining("one of auto, epoll, io_uring, io_uring_buffer_ring, nio");
+    }
+
+    @Test
     void aBadValueNamesTheVariableAndWhatItExpectsButNeverEchoesTheValue() {
         String secret = "hunter2-secret-token";
         assertThatThrownBy(() -> Config.fromEnvironment(Map.of("TIDEMILL_PORT", secret)))

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The server columns of the event-loop matrix ({@code dev.tidemill.bench.common.LoopsContract}):
- * Tidemill ({@link LoopsTidemill}) in IO and LOOP mode on each of Netty's transports and in VIRTUAL
- * mode on epoll; raw Netty ({@link LoopsNetty}) per transport, io_uring also with a provided-buffer
+ * Tidemill ({@link LoopsTidemill}) in IO and LOOP mode on each of Netty's transports (io_uring also
+ * with its buffer ring, {@code TIDEMILL_TRANSPORT=io_uring_buffer_ring}) and in VIRTUAL mode on epoll; raw Netty ({@link LoopsNetty}) per transport, io_uring also with a provided-buffer
  * ring; and each peer's {@code LoopsMain}: the JDK's {@code HttpServer} on virtual threads (its TCP
  * echo a blocking socket per virtual thread), Helidon SE 4, Jetty 12 on virtual threads and Vert.x 5.
  */
@@ -53,7 +53,7 @@ final class LoopsTargets {
     private static List<String> tidemillColumns() {
         List<String> out = new ArrayList<>();
         for (String mode : List.of("io", "loop")) {
-            for (String t : List.of("nio", "epoll", "io_uring")) out.add("tidemill-" + mode + "-" + t);
+            for (String t : List.of("nio", "epoll", "io_uring", "io_uring_buffer_ring")) out.add("tidemill-" + mode + "-" + t);
         }
         out.add("tidemill-virtual-epoll");
         return out;

@@ -111,9 +111,8 @@ public final class HttpServer implements Server {
             ChannelGroup connections = new DefaultChannelGroup("tidemill-connections", GlobalEventExecutor.INSTANCE);
             ConnectionLimiter limiter = new ConnectionLimiter(config.limits().maxConnections());
             Deferred pipeline = new Deferred();
-            channel = new ServerBootstrap()
+            channel = choice.applyTo(new ServerBootstrap())
                     .group(group)
-                    .channel(choice.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, config.limits().acceptBacklog())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.AUTO_READ, false)
@@ -132,7 +131,7 @@ public final class HttpServer implements Server {
             Protocols protocols = new Protocols(context, connections);
             pipeline.handler = protocols.cleartext();
             if (config.tls().enabled()) {
-                tls = TlsListener.bind(config, group, choice.serverChannel(),
+                tls = TlsListener.bind(config, group, choice::applyTo,
                         new ConnectionLimiter(config.limits().maxConnections()), ALLOCATOR,
                         protocols.overTls(TlsListener.constantHeaderLines(config.tls())));
                 if (config.tls().redirectHttp()) pipeline.handler = new HttpsRedirect(config, tls::port, connections);

@@ -1,6 +1,7 @@
 package dev.tidemill.internal.server;
 
 import dev.tidemill.Transport;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -11,7 +12,11 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringAdaptiveBufferRingAllocator;
+import io.netty.channel.uring.IoUringBufferRingConfig;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import java.util.concurrent.ThreadFactory;
 
@@ -56,7 +61,46 @@ final class TransportSelector {
      * @param reason why, one line, for the startup log
      */
     record Choice(Transport transport, IoHandlerFactory ioHandlerFactory,
-            Class<? extends ServerChannel> serverChannel, String reason) {}
+            Class<? extends ServerChannel> serverChannel, String reason) {
+
+        /**
+         * Sets the server channel and what this transport needs on every accepted connection (the
+         * buffer group a ring's connections read from); both listeners, plain and TLS, take it.
+         *
+         * @param bootstrap a listener's bootstrap
+         * @return the same bootstrap
+         */
+        ServerBootstrap applyTo(ServerBootstrap bootstrap) {
+            bootstrap.channel(serverChannel);
+            if (transport == Transport.IO_URING_BUFFER_RING) {
+                bootstrap.childOption(IoUringChannelOption.IO_URING_BUFFER_GROUP_ID, RING_GROUP);
+            }
+            return bootstrap;
+        }
+    }
+
+    /** The buffer group id of the one ring each I/O thread registers under {@link Transport#IO_URING_BUFFER_RING}. */
+    static final short RING_GROUP = 1;
+    /**
+     * The most buffers a ring holds (a power of two, as the kernel requires). A buffer is lent only
+     * while a read's bytes wait to be decoded or, for a paused request body, until its handler takes
+     * them, so 1,024 covers that many connections mid-read on one I/O thread; the documented figure
+     * in {@link Transport#IO_URING_BUFFER_RING}.
+     */
+    static final short RING_BUFFERS = 1024;
+    /**
+     * Netty's system property for multishot receive, which {@link Transport#IO_URING_BUFFER_RING}
+     * turns off: a multishot receive stays armed across completions, and on Netty 4.2.18 it went on
+     * reading into the ring after a paused request body turned the channel's auto-read off. 100
+     * uploads paused halfway in IO mode then held 1.0 GB in their streams, where the high-water mark
+     * allows 118 MB; with one-shot receives they held 107 MB ({@code StreamedBodyMemoryTest} with
+     * {@code -Dtidemill.test.transport=io_uring_buffer_ring}, with and without the property). Plain
+     * io_uring never uses multishot receive (it needs a buffer ring), so the switch changes nothing else.
+     */
+    static final String MULTISHOT_PROPERTY = "io.netty.iouring.recvMultiShotEnabled";
+
+    /** Buffers the ring starts with and adds each time a read finds it empty. */
+    static final int RING_BATCH = 64;
 
     /**
      * The transport running, with its I/O threads.
@@ -106,6 +150,28 @@ final class TransportSelector {
                 }
                 yield uring("requested");
             }
+            case IO_URING_BUFFER_RING -> {
+                // Netty reads its multishot switch once, when its IoUring class initializes: set it
+                // first unless the JVM was started with it (see MULTISHOT_PROPERTY for why it is off).
+                if (System.getProperty(MULTISHOT_PROPERTY) == null) System.setProperty(MULTISHOT_PROPERTY, "false");
+                Throwable refused = ioUringRefusal();
+                if (refused == null && !IoUring.isRegisterBufferRingSupported()) {
+                    refused = new UnsupportedOperationException("this kernel cannot register buffer rings (5.19 or later can)");
+                }
+                if (refused != null) {
+                    throw new IllegalStateException("transport IO_URING_BUFFER_RING requested but unavailable: " + cause(refused));
+                }
+                if (IoUring.isRecvMultishotEnabled()) {
+                    throw new IllegalStateException("transport IO_URING_BUFFER_RING needs Netty's multishot receive off, "
+                            + "since it keeps reading while a request body is paused: start the JVM with -D"
+                            + MULTISHOT_PROPERTY + "=false (io_uring was loaded with it on before the server started)");
+                }
+                yield new Choice(Transport.IO_URING_BUFFER_RING, IoUringIoHandler.newFactory(new IoUringIoHandlerConfig()
+                        .setBufferRingConfig(IoUringBufferRingConfig.builder().bufferGroupId(RING_GROUP)
+                                .bufferRingSize(RING_BUFFERS).batchSize(RING_BATCH)
+                                .allocator(new IoUringAdaptiveBufferRingAllocator(HttpServer.ALLOCATOR)).build())),
+                        IoUringServerSocketChannel.class, "requested");
+            }
             case NIO -> nio("requested");
             case AUTO -> {
                 if (!Boolean.getBoolean(PREFER_IO_URING_PROPERTY)) {
@@ -131,12 +197,13 @@ final class TransportSelector {
      */
     static String availability(Transport chosen) {
         String uring;
-        if (chosen != Transport.IO_URING && !Boolean.getBoolean(PREFER_IO_URING_PROPERTY)) {
+        boolean uringAsked = chosen == Transport.IO_URING || chosen == Transport.IO_URING_BUFFER_RING;
+        if (!uringAsked && !Boolean.getBoolean(PREFER_IO_URING_PROPERTY)) {
             uring = "not probed (probed only when io_uring is asked for)";
         } else {
             Throwable refused = ioUringRefusal();
             uring = refused == null ? "available"
-                    : chosen == Transport.IO_URING ? "unavailable (" + cause(refused) + ")" : "unavailable (the reason above)";
+                    : uringAsked ? "unavailable (" + cause(refused) + ")" : "unavailable (the reason above)";
         }
         return "epoll " + (Epoll.isAvailable() ? "available" : "unavailable (" + cause(Epoll.unavailabilityCause()) + ")")
                 + ", io_uring " + uring + ", nio available";

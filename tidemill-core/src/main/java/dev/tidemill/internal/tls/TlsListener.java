@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -22,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * The TLS port: binds it, and gives each accepted connection {@link ClientHelloGate} (SNI, ALPN
@@ -61,13 +61,13 @@ public final class TlsListener implements AutoCloseable {
      *
      * @param config the server's configuration ({@link Config#tls()} enabled)
      * @param group the event loops
-     * @param channelType the transport's server channel
+     * @param transport sets the transport's server channel and its options for accepted connections
      * @param acceptLimit the listening socket's handler (the connection limit)
      * @param allocator the buffer allocator
      * @param installers by ALPN name, {@code http/1.1} among them; ALPN offers these, {@code h2} first
      * @return the listener, accepting
      */
-    public static TlsListener bind(Config config, EventLoopGroup group, Class<? extends ServerChannel> channelType,
+    public static TlsListener bind(Config config, EventLoopGroup group, UnaryOperator<ServerBootstrap> transport,
             ChannelHandler acceptLimit, ByteBufAllocator allocator, Map<String, ProtocolInstaller> installers) {
         Tls tls = config.tls();
         if (!installers.containsKey(ProtocolInstaller.HTTP_1_1)) throw new IllegalArgumentException("http/1.1 must be served");
@@ -92,9 +92,8 @@ public final class TlsListener implements AutoCloseable {
         ChannelGroup handshaking = new DefaultChannelGroup("tidemill-tls-handshaking", GlobalEventExecutor.INSTANCE);
         Channel channel;
         try {
-            channel = new ServerBootstrap()
+            channel = transport.apply(new ServerBootstrap())
                     .group(group)
-                    .channel(channelType)
                     .option(ChannelOption.SO_BACKLOG, config.limits().acceptBacklog())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.ALLOCATOR, allocator)

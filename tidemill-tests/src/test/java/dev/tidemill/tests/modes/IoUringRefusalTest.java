@@ -68,6 +68,41 @@ class IoUringRefusalTest {
         }
     }
 
+    @Test
+    void anExplicitBufferRingFailsWithTheCauseToo() throws Exception {
+        try (Child child = Child.start(Map.of("TIDEMILL_TRANSPORT", "io_uring_buffer_ring"), CAUSE)) {
+            assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).as("exited; output %s", child.output).isTrue();
+            assertThat(child.process.exitValue()).isNotZero();
+            await().atMost(Duration.ofSeconds(10)).until(() -> child.has("transport IO_URING_BUFFER_RING requested but unavailable"));
+            assertThat(String.join("\n", child.output)).contains("transport IO_URING_BUFFER_RING requested but unavailable: "
+                    + "UnsupportedOperationException: " + CAUSE).doesNotContain("listening on ");
+        }
+    }
+
+    @Test
+    void theBufferRingStartsWithMultishotReceiveOffAndServes() throws Exception {
+        new Setup(Transport.IO_URING_BUFFER_RING, ExecutionMode.LOOP).assumeAvailable();
+        try (Child child = Child.start(Map.of("TIDEMILL_TRANSPORT", "io_uring_buffer_ring"), null)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> child.has("listening on "));
+            assertThat(TestClient.connectTo("127.0.0.1", child.port).get("/hello").text()).isEqualTo("hello");
+            assertThat(String.join("\n", child.output)).contains("transport IO_URING_BUFFER_RING (requested)");
+        }
+    }
+
+    @Test
+    void theBufferRingRefusesToStartWhereMultishotReceiveWasLeftOn() throws Exception {
+        new Setup(Transport.IO_URING_BUFFER_RING, ExecutionMode.LOOP).assumeAvailable();
+        // a JVM started with Netty's switch on keeps it: multishot reads past a paused body, so the start fails
+        try (Child child = Child.start(Map.of("TIDEMILL_TRANSPORT", "io_uring_buffer_ring"), null,
+                "-Dio.netty.iouring.recvMultiShotEnabled=true")) {
+            assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).as("exited; output %s", child.output).isTrue();
+            assertThat(child.process.exitValue()).isNotZero();
+            await().atMost(Duration.ofSeconds(10)).until(() -> child.has("needs Netty's multishot receive off"));
+            assertThat(String.join("\n", child.output)).contains("-Dio.netty.iouring.recvMultiShotEnabled=false")
+                    .doesNotContain("listening on ");
+        }
+    }
+
     /** {@link MinimalApp} in a child JVM on this test's class path, with the refusal forced. */
     private static final class Child implements AutoCloseable {
         final Process process;
@@ -87,7 +122,7 @@ class IoUringRefusalTest {
         }
 
         /** @param refusal the cause the io_uring probe reports, or null for the real probe */
-        static Child start(Map<String, String> env, String refusal) throws IOException {
+        static Child start(Map<String, String> env, String refusal, String... jvmFlags) throws IOException {
             int port;
             try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort();
@@ -96,6 +131,7 @@ class IoUringRefusalTest {
             List<String> command = new java.util.ArrayList<>(List.of(java, "--sun-misc-unsafe-memory-access=allow",
                     "--enable-native-access=ALL-UNNAMED", "-Dtidemill.transport.autoPrefersIoUring=true"));
             if (refusal != null) command.add("-Dtidemill.transport.ioUringRefusal=" + refusal);
+            command.addAll(List.of(jvmFlags));
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), MinimalApp.class.getName()));
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
             pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMILL_"));

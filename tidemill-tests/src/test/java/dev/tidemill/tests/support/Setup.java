@@ -60,10 +60,13 @@ public record Setup(Transport transport, ExecutionMode mode, TestClient.Protocol
      */
     private static final java.util.List<ExecutionMode> FIXED = java.util.List.of(ExecutionMode.IO, ExecutionMode.LOOP, ExecutionMode.VIRTUAL);
 
+    /** Every transport a configuration can name, AUTO aside (it is one of these). */
+    private static final java.util.List<Transport> NAMED =
+            java.util.List.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING, Transport.IO_URING_BUFFER_RING);
+
     /** @return every transport x IO, LOOP and VIRTUAL */
     public static Stream<Setup> all() {
-        return Stream.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING)
-                .flatMap(t -> FIXED.stream().map(m -> new Setup(t, m)));
+        return NAMED.stream().flatMap(t -> FIXED.stream().map(m -> new Setup(t, m)));
     }
 
     /** @return IO, LOOP and VIRTUAL on the default transport */
@@ -77,8 +80,17 @@ public record Setup(Transport transport, ExecutionMode mode, TestClient.Protocol
      *     load it, else NIO
      */
     public static Setup onDefaultTransport(ExecutionMode mode) {
+        String named = System.getProperty(DEFAULT_TRANSPORT_PROPERTY);
+        if (named != null) return new Setup(Transport.valueOf(named.toUpperCase(java.util.Locale.ROOT)), mode);
         return new Setup(Epoll.isAvailable() ? Transport.EPOLL : Transport.NIO, mode);
     }
+
+    /**
+     * A system property naming the transport {@link #onDefaultTransport} gives instead of epoll
+     * (for example {@code io_uring_buffer_ring}): how the whole suite is run on another transport,
+     * through {@code -Dtidemill.jvm.flags="... -Dtidemill.test.transport=io_uring"}. Unset in CI.
+     */
+    public static final String DEFAULT_TRANSPORT_PROPERTY = "tidemill.test.transport";
 
     /**
      * Skips the calling test (JUnit assumption) when this cell's transport cannot run on this
@@ -88,13 +100,17 @@ public record Setup(Transport transport, ExecutionMode mode, TestClient.Protocol
         switch (transport) {
             case EPOLL -> assumeTrue(Epoll.isAvailable(), () -> "native epoll unavailable: " + Epoll.unavailabilityCause());
             case IO_URING -> assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable: " + IoUring.unavailabilityCause());
+            case IO_URING_BUFFER_RING -> {
+                assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable: " + IoUring.unavailabilityCause());
+                assumeTrue(IoUring.isRegisterBufferRingSupported(), "io_uring buffer rings unavailable on this kernel");
+            }
             case NIO, AUTO -> { }
         }
     }
 
     /** @return every transport, LOOP mode */
     public static Stream<Setup> transports() {
-        return Stream.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING).map(t -> new Setup(t, ExecutionMode.LOOP));
+        return NAMED.stream().map(t -> new Setup(t, ExecutionMode.LOOP));
     }
 
     /**
