@@ -134,12 +134,19 @@ public final class HotPathSuite {
         return json;
     }
 
-    /** The default targets and any others the catalogue knows; {@code -uring} targets run Tidemill on io_uring. */
+    /**
+     * The default targets and any others the catalogue knows; {@code -uring} targets run Tidemill on
+     * io_uring, {@code -uring-rings} on io_uring with its buffer ring (not run unless named).
+     */
     private List<Target> targets(CpuSets cpus) {
         TargetCatalog catalog = new TargetCatalog(Path.of(""), System.getProperty("java.class.path"));
         List<Target> out = new ArrayList<>();
         for (String name : settings.targets()) {
-            if (name.startsWith("tidemill-") && name.endsWith("-uring")) {
+            if (name.startsWith("tidemill-") && name.endsWith("-uring-rings")) {
+                String mode = name.substring("tidemill-".length(), name.length() - "-uring-rings".length());
+                out.add(TargetCatalog.tidemill(name, Map.of("TIDEMILL_MODE", mode, "TIDEMILL_TRANSPORT", "io_uring_buffer_ring"),
+                        cpus.server().size()));
+            } else if (name.startsWith("tidemill-") && name.endsWith("-uring")) {
                 String mode = name.substring("tidemill-".length(), name.length() - "-uring".length());
                 out.add(TargetCatalog.tidemill(name, Map.of("TIDEMILL_MODE", mode, "TIDEMILL_TRANSPORT", "io_uring"), cpus.server().size()));
             } else {
