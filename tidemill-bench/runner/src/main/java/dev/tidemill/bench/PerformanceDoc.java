@@ -36,6 +36,7 @@ public final class PerformanceDoc {
         m.put("controllers", "Controllers: a compiled controller route against the identical DSL route, start-up with 1,000 "
                 + "generated routes, javac with the processor");
         m.put("auto", "ExecutionMode.AUTO: a mixed app against every single mode and hand-picked assignments, and its cost on plaintext");
+        m.put("hotpath", "Hot path: server CPU, system calls and context switches per request, against Vert.x core and raw Netty");
         m.put("loops", "Event loops: callbacks, tasks, TCP, HTTP, TLS, WebSocket and short connections on every loop and server");
         return java.util.Collections.unmodifiableMap(m);
     }

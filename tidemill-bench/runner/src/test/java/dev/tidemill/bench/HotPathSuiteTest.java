@@ -12,6 +12,11 @@ class HotPathSuiteTest {
     private static final WrkResult WRK = new WrkResult(1000, 1.0, 1000, 100, 200, 0, 0, 0);
 
     @Test
+    void thePerformancePageHasAHotPathSection() {
+        assertThat(PerformanceDoc.OTHER_SUITES).containsKey("hotpath");
+    }
+
+    @Test
     void perfStatOutputGivesCallsByNameAndTheSwitches() {
         SyscallCounts.Window w = SyscallCounts.parsePerf(List.of("# started on x", "",
                 "1001,,syscalls:sys_enter_recvfrom,5001,100.00,,", "1000,,syscalls:sys_enter_sendto,5001,100.00,,",
