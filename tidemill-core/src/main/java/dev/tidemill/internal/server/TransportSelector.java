@@ -29,11 +29,12 @@ import java.util.concurrent.ThreadFactory;
  * that is unavailable fails the start, with Netty's reason.
  *
  * <p>Why io_uring is not yet auto's first choice, though it is cheaper: an epoll server makes one
- * {@code recvfrom} and one {@code sendto} per keep-alive request whatever the framework (2.02-2.19
+ * {@code recvfrom} and one {@code sendto} per keep-alive request whatever the framework (2.02-2.28
  * calls per request for Tidemill IO, raw Netty and Vert.x core alike), io_uring submits a loop
- * iteration's reads and writes in one {@code io_uring_enter} (0.24-0.47 per request), and its server
- * CPU per request tied or won every row against epoll (IO 0.98x plaintext, 0.80x JSON; LOOP 0.99x
- * and 0.99x; median of three rounds of {@code ./tidemill bench hotpath}). But with 100 uploads
+ * iteration's reads and writes in one {@code io_uring_enter} (0.33-0.53 per request), and Tidemill
+ * IO's server CPU per request against Vert.x core's fell from 1.03x on epoll to 0.88x on io_uring on
+ * plaintext, and from 0.83x to 0.72x on JSON (median of three rounds of {@code ./tidemill bench
+ * hotpath}, bench/results/20261207T163726Z-hotpath.json). But with 100 uploads
  * paused halfway in IO mode, the pooled allocator's direct memory grew by 142 MB on io_uring against
  * 92 MB on epoll for the same bodies held ({@code StreamedBodyMemoryTest}, which prints it); until
  * that is explained, auto stays on epoll (docs/architecture.md, "Transports").
