@@ -1,11 +1,13 @@
 package dev.tidemill;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * The controllers an app was given ({@link Tidemill#controllers(Object...)}), and the check at start
@@ -15,16 +17,19 @@ import java.util.ServiceLoader;
 final class Controllers {
     /** Each index that registered at least one given controller, with the classes it was given. */
     private final Map<ControllerIndex, List<Class<?>>> given = new LinkedHashMap<>();
+    /** Every class given, of whichever index. */
+    private final Set<Class<?>> classes = new HashSet<>();
     private List<ControllerIndex> indexes;
 
     void register(Tidemill app, Object[] controllers) {
         for (Object c : controllers) {
             Objects.requireNonNull(c, "controller");
             // before registering: a refused call leaves no route behind
-            if (given.values().stream().anyMatch(l -> l.contains(c.getClass()))) {
+            if (classes.contains(c.getClass())) {
                 throw new IllegalArgumentException("controller " + c.getClass().getName() + " was given twice: its routes are registered once");
             }
             given.computeIfAbsent(indexFor(c, app), i -> new ArrayList<>()).add(c.getClass());
+            classes.add(c.getClass());
         }
     }
 
@@ -59,7 +64,7 @@ final class Controllers {
         List<String> missing = new ArrayList<>();
         for (Map.Entry<ControllerIndex, List<Class<?>>> e : given.entrySet()) {
             for (Class<?> c : e.getKey().controllers()) {
-                if (!e.getValue().contains(c)) missing.add(c.getName() + " (index " + e.getKey().getClass().getName() + ")");
+                if (!classes.contains(c)) missing.add(c.getName() + " (index " + e.getKey().getClass().getName() + ")");
             }
         }
         if (!missing.isEmpty()) {

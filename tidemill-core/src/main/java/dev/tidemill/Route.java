@@ -53,8 +53,8 @@ public final class Route {
                 throw new IllegalArgumentException(
                         "route " + method + " " + pattern + " has no path segment {" + p.name() + "} for " + p);
             }
-            if (params.stream().anyMatch(p::sameAs)) {
-                throw new IllegalArgumentException("route " + method + " " + pattern + " declares " + p + " twice");
+            for (Param<?> q : params) {
+                if (p.sameAs(q)) throw new IllegalArgumentException("route " + method + " " + pattern + " declares " + p + " twice");
             }
             params.add(p);
         }

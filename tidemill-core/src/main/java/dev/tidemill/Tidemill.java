@@ -290,7 +290,7 @@ public final class Tidemill implements Routes {
         }
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return HttpServer.start(new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, ops, login, List.copyOf(consumers)));
+                cors, rateLimit, requirement, ops, login, List.copyOf(consumers), shapes));
     }
 
     /**
@@ -312,7 +312,7 @@ public final class Tidemill implements Routes {
         JsonCodec codec = json != null ? json : new JacksonCodec(config.limits());
         return dev.tidemill.internal.inmemory.InMemoryHost.start(
                 new AppSnapshot(config, List.copyOf(routes), List.copyOf(filters), Map.copyOf(mappers), codec,
-                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE, login, List.of()));
+                cors, rateLimit, requirement, dev.tidemill.internal.exchange.ServerObserver.NONE, login, List.of(), shapes));
     }
 
     /**
@@ -365,9 +365,7 @@ public final class Tidemill implements Routes {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(pattern, "pattern");
         String m = method.toUpperCase(java.util.Locale.ROOT);
-        if (m.isEmpty() || !m.chars().allMatch(c -> c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
-            throw new IllegalArgumentException("method must be a token: " + method);
-        }
+        if (!isToken(m)) throw new IllegalArgumentException("method must be a token: " + method);
         if ("HEAD".equals(m)) {
             throw new IllegalArgumentException("HEAD is answered wherever GET is; register GET " + pattern);
         }
@@ -375,6 +373,16 @@ public final class Tidemill implements Routes {
         shapes.add(m, pattern, route); // throws, naming both routes, when the shape is taken
         routes.add(route);
         return route;
+    }
+
+    /** @return whether {@code s} is an RFC 9110 token (section 5.6.2), as a method must be */
+    private static boolean isToken(String s) {
+        if (s.isEmpty()) return false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c <= 0x20 || c >= 0x7f || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) return false;
+        }
+        return true;
     }
 
     static String checkPrefix(String prefix) {

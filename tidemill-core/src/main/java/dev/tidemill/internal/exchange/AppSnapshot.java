@@ -7,6 +7,7 @@ import dev.tidemill.ExceptionMapper;
 import dev.tidemill.Filter;
 import dev.tidemill.JsonCodec;
 import dev.tidemill.Route;
+import dev.tidemill.internal.routing.Router;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,8 @@ import java.util.Map;
  * @param observer who watches the exchanges (metrics, access log, health: {@code internal.ops})
  * @param login the OpenID Connect sign-in whose routes the app has, or null
  * @param consumers the consumer groups' consumers the server starts and stops ({@code Tidemill.consume})
+ * @param table the routes' table as the app built it while they were registered (which refused a
+ *     second route of one shape), or null to build it from {@code routes}
  */
 public record AppSnapshot(
         Config config,
@@ -36,11 +39,12 @@ public record AppSnapshot(
         dev.tidemill.Requirement requirement,
         ServerObserver observer,
         dev.tidemill.internal.auth.OidcFlow login,
-        List<dev.tidemill.ConsumerRoute<?>> consumers) {
+        List<dev.tidemill.ConsumerRoute<?>> consumers,
+        Router<Route> table) {
 
     /** An app without an app-wide CORS policy or rate limit, that nobody watches. */
     public AppSnapshot(Config config, List<Route> routes, List<Filter> filters,
             Map<Class<? extends Throwable>, ExceptionMapper<?>> mappers, JsonCodec json) {
-        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE, null, List.of());
+        this(config, routes, filters, mappers, json, Cors.none(), null, null, ServerObserver.NONE, null, List.of(), null);
     }
 }

@@ -58,14 +58,21 @@ public final class ExchangeContext {
         this.observer = app.observer();
         this.unmatched = observer.unmatched();
         this.timed = observer.timed();
-        Router<Endpoint> router = new Router<>();
         Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
         List<Endpoint> endpoints = new java.util.ArrayList<>();
+        Map<Route, Endpoint> byRoute = new IdentityHashMap<>();
         for (Route r : app.routes()) {
             Endpoint e = Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(), app.requirement(),
                     l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer);
             endpoints.add(e);
-            router.add(r.method(), r.pattern(), e);
+            byRoute.put(r, e);
+        }
+        Router<Endpoint> router;
+        if (app.table() != null) {
+            router = app.table().map(byRoute::get);
+        } else {
+            router = new Router<>();
+            for (Route r : app.routes()) router.add(r.method(), r.pattern(), byRoute.get(r));
         }
         this.endpoints = List.copyOf(endpoints);
         this.limiters = List.copyOf(limiters.values());

@@ -13,10 +13,10 @@ import dev.tidemill.internal.exchange.RouteObserver;
 import dev.tidemill.internal.exchange.ServerObserver;
 import io.netty.channel.EventLoopGroup;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -34,7 +34,12 @@ public final class Operational implements ServerObserver {
     private final boolean metrics;
     /** Built off the start-up path once the server is up ({@link #started}); a scrape awaits it. */
     private final CompletableFuture<Meters> meters = new CompletableFuture<>();
-    private final List<RouteMeters> routeMeters = new CopyOnWriteArrayList<>();
+    /**
+     * Filled by {@link #route} while the server's routes are resolved, one thread, before {@link #started}
+     * hands it to the thread that builds the meters (a copy-on-write list copied itself once per route:
+     * quadratic in the routes at start).
+     */
+    private final List<RouteMeters> routeMeters = new ArrayList<>();
     private final LongAdder shed = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private volatile LoopWait[] queueWaits = new LoopWait[0];
@@ -160,9 +165,10 @@ public final class Operational implements ServerObserver {
         if (!metrics) return;
         // Off the start-up path: the registry and the JVM binders take about 100 ms to load, and
         // the server is already accepting. A scrape that comes first waits for them.
+        List<RouteMeters> routes = List.copyOf(routeMeters);
         Thread.ofPlatform().daemon().name("tidemill-metrics-init").start(() -> {
             try {
-                meters.complete(Meters.create(routeMeters, shed, timeouts, context, openConnections, waits, heartbeats.watched()));
+                meters.complete(Meters.create(routes, shed, timeouts, context, openConnections, waits, heartbeats.watched()));
             } catch (Throwable t) {
                 meters.completeExceptionally(t);
             }

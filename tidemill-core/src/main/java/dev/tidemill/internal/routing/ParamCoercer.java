@@ -65,8 +65,9 @@ public final class ParamCoercer {
             missing[i] = new Problem.FieldError("missing", l.get(i), "Field required", Optional.empty());
         }
         this.locs = l;
-        this.readsHeaders = declared.stream().anyMatch(p -> p.location() == Param.Location.HEADER
-                || p.location() == Param.Location.COOKIE);
+        boolean headers = false;
+        for (Param<?> p : params) headers |= p.location() == Param.Location.HEADER || p.location() == Param.Location.COOKIE;
+        this.readsHeaders = headers;
     }
 
     /** @return whether {@link #coerce} reads request headers: a header or cookie parameter is declared */

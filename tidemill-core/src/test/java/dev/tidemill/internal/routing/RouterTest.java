@@ -232,4 +232,45 @@ class RouterTest {
                 .hasSameHashCodeAs(new Found<>("GET /x/{id}", "/x/{id}", new String[] {"id"}, new String[] {"1"}));
         assertThat(r.allowedMethods("/x/1")).isEqualTo(List.of("GET", "HEAD"));
     }
+
+    @Test
+    void aMappedRouterAnswersEveryPathAsTheOriginalWithEachValueMapped() {
+        Router<String> original = router("GET /", "GET /a/b/c", "GET /a/{x}/d", "GET /a/{*rest}", "POST /a/{x}/d",
+                "GET /caf%C3%A9", "DELETE /items/{id}", "GET /items/{id}/tags/{tag}", "PUT /files/{*path}", "GET /ab", "GET /abc/");
+        Router<Integer> copy = original.map(String::length);
+        List<String> paths = List.of("/", "/a/b/c", "/a/b/d", "/a/z/d", "/a/q", "/a", "/café", "/caf%C3%A9", "/items/7",
+                "/items/7/tags/x", "/files", "/files/a/b", "/ab", "/abc", "/abc/", "/nothing", "/a%2Fb/d");
+        for (String method : List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH")) {
+            for (String path : paths) {
+                Match<String> m = original.match(method, path);
+                Match<Integer> c = copy.match(method, path);
+                String at = method + " " + path;
+                switch (m) {
+                    case Found<String> f -> {
+                        Found<Integer> g = (Found<Integer>) c;
+                        assertThat(g.value()).as(at).isEqualTo(f.value().length());
+                        assertThat(g.pattern()).as(at).isEqualTo(f.pattern());
+                        assertThat(g.names()).as(at).containsExactly(f.names());
+                        assertThat(g.rawValues()).as(at).containsExactly(f.rawValues());
+                    }
+                    case MethodNotAllowed<String> n -> assertThat(c).as(at).isEqualTo(new MethodNotAllowed<Integer>(n.allow()));
+                    case NotFound<String> n -> assertThat(c).as(at).isInstanceOf(NotFound.class);
+                }
+            }
+        }
+        assertThat(copy.knowsMethod("PATCH")).isFalse();
+        assertThat(copy.knowsMethod("HEAD")).isTrue();
+    }
+
+    @Test
+    void aMappedRouterIsATreeOfItsOwn() {
+        Router<String> original = router("GET /items/{id}", "GET /items/new");
+        Router<String> copy = original.map(v -> "copy of " + v);
+        original.add("GET", "/items", "GET /items");
+        original.add("POST", "/items/{id}", "POST /items/{id}");
+        assertThat(copy.match("GET", "/items")).isInstanceOf(NotFound.class);
+        assertThat(copy.match("POST", "/items/1")).isEqualTo(new MethodNotAllowed<String>("GET, HEAD"));
+        assertThat(found(copy.match("GET", "/items/new")).value()).isEqualTo("copy of GET /items/new");
+        assertThatThrownBy(() -> original.map(v -> null)).isInstanceOf(NullPointerException.class);
+    }
 }
