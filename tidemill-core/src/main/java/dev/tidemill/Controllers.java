@@ -2,6 +2,7 @@ package dev.tidemill;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,10 @@ final class Controllers {
     private final Map<ControllerIndex, List<Class<?>>> given = new LinkedHashMap<>();
     /** Every class given, of whichever index. */
     private final Set<Class<?>> classes = new HashSet<>();
-    private List<ControllerIndex> indexes;
+    /** The indexes found so far, in the order found. */
+    private final List<ControllerIndex> known = new ArrayList<>();
+    /** Per class loader, its service lookup, advanced only as far as a controller needed. */
+    private final Map<ClassLoader, Iterator<ControllerIndex>> lookups = new LinkedHashMap<>();
 
     void register(Tidemill app, Object[] controllers) {
         for (Object c : controllers) {
@@ -34,8 +38,24 @@ final class Controllers {
     }
 
     private ControllerIndex indexFor(Object controller, Tidemill app) {
-        for (ControllerIndex index : indexes(controller.getClass().getClassLoader())) {
+        for (ControllerIndex index : known) {
             if (index.register(controller, app)) return index;
+        }
+        // The app's loader finds indexes on the class path and in named modules of the boot layer;
+        // the controller's own loader those of a plugin layer or a test's loader. Each lookup goes only
+        // as far as the first index that knows the controller: on the class path every further step
+        // opens the next jars, and an app's own classes, which hold its index, come first.
+        ClassLoader own = controller.getClass().getClassLoader();
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        if (context == null) context = ClassLoader.getSystemClassLoader(); // as ServiceLoader.load(service) does
+        for (ClassLoader loader : own == null || own == context ? List.of(context) : List.of(context, own)) {
+            Iterator<ControllerIndex> lookup = lookups.computeIfAbsent(loader, l -> ServiceLoader.load(ControllerIndex.class, l).iterator());
+            while (lookup.hasNext()) {
+                ControllerIndex index = lookup.next();
+                if (isKnown(index)) continue;
+                known.add(index);
+                if (index.register(controller, app)) return index;
+            }
         }
         throw new IllegalArgumentException(controller.getClass().getName() + " is not a controller any index knows: "
                 + "annotate it with @Controller and compile it with tidemill-processor (JDK 23 and later run an "
@@ -43,20 +63,12 @@ final class Controllers {
                 + "annotationProcessor configuration), then give it to app.controllers(...)");
     }
 
-    private List<ControllerIndex> indexes(ClassLoader loader) {
-        if (indexes == null) {
-            // The app's loader finds indexes on the class path and in named modules of the boot layer;
-            // the controller's own loader those of a plugin layer or a test's loader.
-            List<ControllerIndex> found = new ArrayList<>();
-            ServiceLoader.load(ControllerIndex.class).forEach(found::add);
-            if (loader != null && loader != Thread.currentThread().getContextClassLoader()) {
-                ServiceLoader.load(ControllerIndex.class, loader).forEach(i -> {
-                    if (found.stream().noneMatch(f -> f.getClass() == i.getClass())) found.add(i);
-                });
-            }
-            indexes = found;
+    /** @return whether an index of that class was found already (through another loader that sees it too) */
+    private boolean isKnown(ControllerIndex index) {
+        for (ControllerIndex k : known) {
+            if (k.getClass() == index.getClass()) return true;
         }
-        return indexes;
+        return false;
     }
 
     /** @throws IllegalStateException naming each controller of a contributing index that was not given */

@@ -103,7 +103,9 @@ final class ControllersStartup {
     void measure(CpuSets cpus, Path dir) {
         int count = settings.startControllers();
         Path jar = compile(dir, count);
-        String cp = System.getProperty("java.class.path") + File.pathSeparator + jar;
+        // The app's own jar first, as Maven, Gradle's start scripts and Spring Boot's layout put an
+        // application's classes: the index lookup then stops in it instead of opening every jar after.
+        String cp = jar + File.pathSeparator + System.getProperty("java.class.path");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         int expected = count * ControllerSources.METHODS;
         Map<String, Path> caches = trainAotCaches(cpus, dir, java, cp, count);

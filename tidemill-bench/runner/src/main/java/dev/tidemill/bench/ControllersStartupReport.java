@@ -168,7 +168,7 @@ final class ControllersStartupReport {
                 .append(" generated routes\n\n").append(c.get("startControllers")).append(" controllers of ").append(c.get("methodsPerController"))
                 .append(" routes each (GET, PUT, PATCH, POST and DELETE; path and query parameters of long, int, boolean, String and "
                         + "LocalDate, with and without defaults; JSON records, text and a void answer), written by the runner and "
-                        + "compiled with the processor into one jar, which follows the runner's jars on the class path. Each reading "
+                        + "compiled with the processor into one jar, which leads the class path as an application's own jar does (the runner's jars follow). Each reading "
                         + "is a fresh JVM (the targets' flags, pinned to CPUs ")
                 .append(c.get("serverCpus")).append(") that constructs the controllers and creates the app (both untimed), then times "
                         + "the registration and `app.start()` on port 0 (binding, the route table, the checks at start) until "
