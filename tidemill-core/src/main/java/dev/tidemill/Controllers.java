@@ -43,8 +43,9 @@ final class Controllers {
         }
         // The app's loader finds indexes on the class path and in named modules of the boot layer;
         // the controller's own loader those of a plugin layer or a test's loader. Each lookup goes only
-        // as far as the first index that knows the controller: on the class path every further step
-        // opens the next jars, and an app's own classes, which hold its index, come first.
+        // as far as the first index that knows the controller: on the class path the JDK reads ahead
+        // to the next service file, opening every jar up to it (every jar, when the app has one index),
+        // so each step saved is a scan saved; in named modules a step costs no jar.
         ClassLoader own = controller.getClass().getClassLoader();
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         if (context == null) context = ClassLoader.getSystemClassLoader(); // as ServiceLoader.load(service) does

@@ -104,7 +104,7 @@ final class ControllersStartup {
         int count = settings.startControllers();
         Path jar = compile(dir, count);
         // The app's own jar first, as Maven, Gradle's start scripts and Spring Boot's layout put an
-        // application's classes: the index lookup then stops in it instead of opening every jar after.
+        // application's classes.
         String cp = jar + File.pathSeparator + System.getProperty("java.class.path");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         int expected = count * ControllerSources.METHODS;
