@@ -116,7 +116,7 @@ public final class PerformanceDoc {
             b.append("\n## ").append(suite.getValue()).append("\n\nFrom `").append(json.toString().replace('\\', '/'))
                     .append("` (`").append(command(json, suite.getKey())).append("`, commit `")
                     .append(RunStatus.of(json).commit()).append('`').append(note(json)).append(").\n\n")
-                    .append(otherHost(result, json)).append(body(json));
+                    .append(otherHost(result, json)).append(suite.getKey().equals(MetricsCost.SUITE) ? metricsBody(json) : body(json));
             if (suite.getKey().equals("pages")) b.append(againstVertxWeb(ResultFile.read(json))).append(encodings(ResultFile.read(json)));
         }
         b.append("\n## Not measured yet\n\n");
@@ -247,6 +247,19 @@ public final class PerformanceDoc {
     private static String commit(Map<String, Object> fingerprint) {
         Object c = fingerprint == null ? null : fingerprint.get("gitCommit");
         return c == null ? "unknown" : c.toString();
+    }
+
+    /**
+     * The metrics run's Markdown with its on-against-off part written again from the JSON: the
+     * verdict's rules (the goal, when a spread is too wide to tell) may have changed since the run
+     * wrote it, and the page must say what today's rules make of those rounds.
+     */
+    static String metricsBody(Path json) {
+        String text = body(json);
+        // the run appends this part last (BenchMain), under a heading body() demoted
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^#+ Metrics on against off$").matcher(text);
+        if (!m.find()) return text;
+        return text.substring(0, m.end()) + "\n\n" + MetricsCost.of(ResultFile.read(json)).strip() + "\n";
     }
 
     /** The suite's own Markdown next to its JSON, without its title line (headings demoted one level). */

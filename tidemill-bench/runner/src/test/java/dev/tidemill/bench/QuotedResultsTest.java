@@ -150,7 +150,7 @@ class QuotedResultsTest {
         return (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !(Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("bench/results")))) p = p.getParent();
         assertThat(p).as("the repository root above " + Path.of("").toAbsolutePath()).isNotNull();
