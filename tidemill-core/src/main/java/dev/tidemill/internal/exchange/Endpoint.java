@@ -96,11 +96,18 @@ public record Endpoint(
 
     /** @return the {@code {name}} and {@code {*name}} segment names of a pattern, in order */
     static String[] pathNames(String pattern) {
+        if (pattern.indexOf('{') < 0) return NO_NAMES; // most routes: no parameter, nothing to cut
         List<String> names = new ArrayList<>();
-        for (String seg : pattern.split("/")) {
-            if (seg.startsWith("{*") && seg.endsWith("}")) names.add(seg.substring(2, seg.length() - 1));
-            else if (seg.startsWith("{") && seg.endsWith("}")) names.add(seg.substring(1, seg.length() - 1));
+        for (int start = 0, n = pattern.length(); start <= n; ) {
+            int end = pattern.indexOf('/', start);
+            if (end < 0) end = n;
+            if (end - start >= 2 && pattern.charAt(start) == '{' && pattern.charAt(end - 1) == '}') {
+                names.add(pattern.substring(pattern.charAt(start + 1) == '*' ? start + 2 : start + 1, end - 1));
+            }
+            start = end + 1;
         }
         return names.toArray(String[]::new);
     }
+
+    private static final String[] NO_NAMES = {};
 }

@@ -59,8 +59,8 @@ public final class ExchangeContext {
         this.unmatched = observer.unmatched();
         this.timed = observer.timed();
         Map<RateLimit, Limiter> limiters = new IdentityHashMap<>(); // one object, one budget
-        List<Endpoint> endpoints = new java.util.ArrayList<>();
-        Map<Route, Endpoint> byRoute = new IdentityHashMap<>();
+        List<Endpoint> endpoints = new java.util.ArrayList<>(app.routes().size());
+        Map<Route, Endpoint> byRoute = new IdentityHashMap<>(app.routes().size());
         for (Route r : app.routes()) {
             Endpoint e = Endpoint.resolve(r, app.filters(), config, app.cors(), app.rateLimit(), app.requirement(),
                     l -> limiters.computeIfAbsent(l, k -> new Limiter(k, System::nanoTime)), observer);
