@@ -147,8 +147,7 @@ public final class Router<T> {
 
     /**
      * A router of the same routes, each value mapped: the tree is copied as it is, with no pattern
-     * parsed or inserted again (a server resolves its routes into endpoints at start; rebuilding the
-     * table took about as long as registering the routes once more).
+     * parsed or inserted again (at start a server swaps each route for its endpoint this way).
      *
      * @param mapper the value of each route in the copy, called once per route
      * @param <U> the copy's route value
@@ -159,22 +158,8 @@ public final class Router<T> {
         Router<U> copy = new Router<>();
         copy.methods = methods.clone();
         copy.roots = newNodes(roots.length);
-        java.util.IdentityHashMap<Leaf<T>, Leaf<U>> leaves = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < roots.length; i++) copy.roots[i] = copy(roots[i], mapper, leaves);
+        for (int i = 0; i < roots.length; i++) copy.roots[i] = roots[i].map(mapper);
         return copy;
-    }
-
-    private static <T, U> Node<U> copy(Node<T> n, java.util.function.Function<? super T, ? extends U> mapper,
-            java.util.Map<Leaf<T>, Leaf<U>> leaves) {
-        Node<U> c = new Node<>(n.prefix);
-        c.firsts = n.firsts.clone();
-        c.statics = newNodes(n.statics.length);
-        for (int i = 0; i < n.statics.length; i++) c.statics[i] = copy(n.statics[i], mapper, leaves);
-        if (n.param != null) c.param = copy(n.param, mapper, leaves);
-        c.paramIndex = n.paramIndex;
-        c.leaf = n.leaf == null ? null : leaves.computeIfAbsent(n.leaf, l -> l.map(mapper));
-        c.catchAll = n.catchAll == null ? null : leaves.computeIfAbsent(n.catchAll, l -> l.map(mapper));
-        return c;
     }
 
     /**
@@ -394,6 +379,19 @@ public final class Router<T> {
             statics = Arrays.copyOf(statics, n + 1);
             firsts[n] = child.prefix.charAt(0);
             statics[n] = child;
+        }
+
+        /** @return a copy of this node and everything below, each route's value mapped (a leaf hangs at one node only) */
+        <U> Node<U> map(java.util.function.Function<? super T, ? extends U> mapper) {
+            Node<U> c = new Node<>(prefix);
+            c.firsts = firsts.clone();
+            c.statics = newNodes(statics.length);
+            for (int i = 0; i < statics.length; i++) c.statics[i] = statics[i].map(mapper);
+            c.param = param == null ? null : param.map(mapper);
+            c.paramIndex = paramIndex;
+            c.leaf = leaf == null ? null : leaf.map(mapper);
+            c.catchAll = catchAll == null ? null : catchAll.map(mapper);
+            return c;
         }
 
         /** Keeps {@code prefix[0, k)} here and moves the rest, with everything below, to a new child. */
