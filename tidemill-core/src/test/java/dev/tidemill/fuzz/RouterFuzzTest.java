@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import dev.tidemill.internal.routing.RouteMatch;
 import dev.tidemill.internal.routing.Router;
 
 /**
@@ -28,8 +29,8 @@ class RouterFuzzTest {
         }
         String method = data.pickValue(new String[] {"GET", "HEAD", "POST", "DELETE"});
         String path = data.consumeRemainingAsString();
-        Router.Match<String> m = router.match(method, path);
-        if (m instanceof Router.Found<String> f) {
+        RouteMatch<String> m = router.match(method, path);
+        if (m instanceof RouteMatch.Found<String> f) {
             assertThat(f.value()).startsWith("route-");
             assertThat(f.rawValues()).hasSameSizeAs(f.names());
         }

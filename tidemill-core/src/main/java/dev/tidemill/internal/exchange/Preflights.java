@@ -3,6 +3,7 @@ package dev.tidemill.internal.exchange;
 import dev.tidemill.Cors;
 import dev.tidemill.Problem;
 import dev.tidemill.internal.cors.CorsRules;
+import dev.tidemill.internal.routing.RouteMatch;
 import dev.tidemill.internal.routing.Router;
 
 /**
@@ -27,7 +28,7 @@ final class Preflights {
      */
     static Cors pathPolicy(Router<Endpoint> router, String path, String allow, Cors appCors) {
         for (String m : allow.split(",")) {
-            if (router.match(m.strip(), path) instanceof Router.Found<Endpoint> f) return f.value().cors();
+            if (router.match(m.strip(), path) instanceof RouteMatch.Found<Endpoint> f) return f.value().cors();
         }
         return appCors;
     }
@@ -47,9 +48,9 @@ final class Preflights {
     static Verdict answer(Exchange ex, Router<Endpoint> router, Cors appCors) {
         String method = ex.header("Access-Control-Request-Method").orElseThrow().strip();
         Cors policy = switch (router.match(method, ex.path())) {
-            case Router.Found<Endpoint> f -> f.value().cors();
-            case Router.MethodNotAllowed<Endpoint> m -> pathPolicy(router, ex.path(), m.allow(), appCors);
-            case Router.NotFound<Endpoint> n -> appCors;
+            case RouteMatch.Found<Endpoint> f -> f.value().cors();
+            case RouteMatch.MethodNotAllowed<Endpoint> m -> pathPolicy(router, ex.path(), m.allow(), appCors);
+            case RouteMatch.NotFound<Endpoint> n -> appCors;
         };
         if (policy == null) return null;
         ex.preflight = true;

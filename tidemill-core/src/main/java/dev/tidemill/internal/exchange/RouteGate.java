@@ -10,6 +10,7 @@ import dev.tidemill.internal.routing.MalformedEncodingException;
 import dev.tidemill.internal.routing.ParamCoercer;
 import dev.tidemill.internal.routing.PathDecoder;
 import dev.tidemill.internal.routing.QueryString;
+import dev.tidemill.internal.routing.RouteMatch;
 import dev.tidemill.internal.routing.Router;
 import dev.tidemill.internal.routing.TooManyParametersException;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -95,16 +96,16 @@ public final class RouteGate {
             Verdict preflight = Preflights.answer(ex, router, appCors);
             if (preflight != null) return preflight; // answered before routing: no OPTIONS route needed
         }
-        Router.Match<Endpoint> match = router.match(method, path);
-        if (match instanceof Router.NotFound<Endpoint>) {
+        RouteMatch<Endpoint> match = router.match(method, path);
+        if (match instanceof RouteMatch.NotFound<Endpoint>) {
             return Verdict.of(404, "Not Found", "no route for " + method + " " + truncate(path));
         }
-        if (match instanceof Router.MethodNotAllowed<Endpoint> m) {
+        if (match instanceof RouteMatch.MethodNotAllowed<Endpoint> m) {
             if (cors) ex.pathCors = Preflights.pathPolicy(router, path, m.allow(), appCors);
             return new Verdict(Problem.of(405, "Method Not Allowed", method + " is not allowed here; allowed: " + m.allow()),
                     false, "Allow", m.allow());
         }
-        Router.Found<Endpoint> found = (Router.Found<Endpoint>) match;
+        RouteMatch.Found<Endpoint> found = (RouteMatch.Found<Endpoint>) match;
         Endpoint endpoint = found.value();
         ex.endpoint = endpoint;
         ex.pathValues = found.rawValues();

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import dev.tidemill.internal.routing.RouteMatch.Found;
+import dev.tidemill.internal.routing.RouteMatch.MethodNotAllowed;
+import dev.tidemill.internal.routing.RouteMatch.NotFound;
 import java.util.Objects;
 
 /**
@@ -46,66 +49,6 @@ public final class Router<T> {
 
     /** Creates an empty router. */
     public Router() {}
-
-    /**
-     * The answer of {@link #match}.
-     *
-     * @param <T> the route value
-     */
-    public sealed interface Match<T> permits Found, NotFound, MethodNotAllowed {}
-
-    /**
-     * A route matched. The arrays are shared or handed over: do not modify them.
-     *
-     * @param value the route value
-     * @param pattern the route pattern as registered
-     * @param names parameter names, in pattern order
-     * @param rawValues parameter values, still percent-encoded, aligned with {@code names}; a
-     *     catch-all's value is the rest of the path without its leading {@code /}
-     * @param <T> the route value
-     */
-    public record Found<T>(T value, String pattern, String[] names, String[] rawValues) implements Match<T> {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Found<?> f && Objects.equals(value, f.value) && pattern.equals(f.pattern)
-                    && Arrays.equals(names, f.names) && Arrays.equals(rawValues, f.rawValues);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(value, pattern, Arrays.hashCode(names), Arrays.hashCode(rawValues));
-        }
-
-        @Override
-        public String toString() {
-            return "Found[" + pattern + ", names=" + Arrays.toString(names) + ", rawValues="
-                    + Arrays.toString(rawValues) + ", value=" + value + "]";
-        }
-    }
-
-    /**
-     * No route has this path, whatever the method.
-     *
-     * @param <T> the route value
-     */
-    public record NotFound<T>() implements Match<T> {
-        private static final NotFound<?> INSTANCE = new NotFound<>();
-
-        /** @param <T> the route value @return the shared instance */
-        @SuppressWarnings("unchecked")
-        public static <T> NotFound<T> instance() {
-            return (NotFound<T>) INSTANCE;
-        }
-    }
-
-    /**
-     * Routes have this path, but not for this method.
-     *
-     * @param allow the methods that do, sorted, joined with {@code ", "}, HEAD included wherever GET
-     *     is (e.g. {@code GET, HEAD, POST}); the value of the {@code Allow} header
-     * @param <T> the route value
-     */
-    public record MethodNotAllowed<T>(String allow) implements Match<T> {}
 
     /**
      * Adds a route.
@@ -169,7 +112,7 @@ public final class Router<T> {
      * @param rawPath the path as sent, percent-encoded, without the query string
      * @return {@link Found}, {@link MethodNotAllowed} if other methods have the path, else {@link NotFound}
      */
-    public Match<T> match(String method, String rawPath) {
+    public RouteMatch<T> match(String method, String rawPath) {
         if (rawPath.isEmpty() || rawPath.charAt(0) != '/') return NotFound.instance();
         DecodedPath key = rawPath.indexOf('%') < 0 ? null : DecodedPath.of(rawPath);
         String s = key == null ? rawPath : key.text;

@@ -2,10 +2,9 @@ package dev.tidemill.internal.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidemill.internal.routing.Router.Found;
-import dev.tidemill.internal.routing.Router.Match;
-import dev.tidemill.internal.routing.Router.MethodNotAllowed;
-import dev.tidemill.internal.routing.Router.NotFound;
+import dev.tidemill.internal.routing.RouteMatch.Found;
+import dev.tidemill.internal.routing.RouteMatch.MethodNotAllowed;
+import dev.tidemill.internal.routing.RouteMatch.NotFound;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -124,7 +123,7 @@ class RouterPriorityPropertyTest {
         }
     }
 
-    static Match<String> reference(List<Spec> routes, String method, String path) {
+    static RouteMatch<String> reference(List<Spec> routes, String method, String path) {
         String[] segs = path.substring(1).split("/", -1);
         Found<String> f = best(routes, method, segs);
         if (f == null && method.equals("HEAD")) f = best(routes, "GET", segs);

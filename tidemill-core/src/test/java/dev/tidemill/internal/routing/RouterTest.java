@@ -3,10 +3,9 @@ package dev.tidemill.internal.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tidemill.internal.routing.Router.Found;
-import dev.tidemill.internal.routing.Router.Match;
-import dev.tidemill.internal.routing.Router.MethodNotAllowed;
-import dev.tidemill.internal.routing.Router.NotFound;
+import dev.tidemill.internal.routing.RouteMatch.Found;
+import dev.tidemill.internal.routing.RouteMatch.MethodNotAllowed;
+import dev.tidemill.internal.routing.RouteMatch.NotFound;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +22,7 @@ class RouterTest {
         return r;
     }
 
-    private static Found<String> found(Match<String> m) {
+    private static Found<String> found(RouteMatch<String> m) {
         assertThat(m).isInstanceOf(Found.class);
         return (Found<String>) m;
     }
@@ -242,8 +241,8 @@ class RouterTest {
                 "/items/7/tags/x", "/files", "/files/a/b", "/ab", "/abc", "/abc/", "/nothing", "/a%2Fb/d");
         for (String method : List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH")) {
             for (String path : paths) {
-                Match<String> m = original.match(method, path);
-                Match<Integer> c = copy.match(method, path);
+                RouteMatch<String> m = original.match(method, path);
+                RouteMatch<Integer> c = copy.match(method, path);
                 String at = method + " " + path;
                 switch (m) {
                     case Found<String> f -> {
