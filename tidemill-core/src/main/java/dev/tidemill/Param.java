@@ -184,8 +184,8 @@ public final class Param<T> {
         }
     }
 
-    /** RFC 9110 5.6.2: tchar is {@code !#$%&'*+-.^_`|~}, a digit or a letter (ASCII). */
-    private static boolean isToken(String s) {
+    /** RFC 9110 5.6.2: tchar is {@code !#$%&'*+-.^_`|~}, a digit or a letter (ASCII); true for "". Also a method's check. */
+    static boolean isToken(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (!(c < 0x80 && (Character.isLetterOrDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0))) return false;

@@ -365,7 +365,7 @@ public final class Tidemill implements Routes {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(pattern, "pattern");
         String m = method.toUpperCase(java.util.Locale.ROOT);
-        if (!isToken(m)) throw new IllegalArgumentException("method must be a token: " + method);
+        if (m.isEmpty() || !Param.isToken(m)) throw new IllegalArgumentException("method must be a token: " + method);
         if ("HEAD".equals(m)) {
             throw new IllegalArgumentException("HEAD is answered wherever GET is; register GET " + pattern);
         }
@@ -373,16 +373,6 @@ public final class Tidemill implements Routes {
         shapes.add(m, pattern, route); // throws, naming both routes, when the shape is taken
         routes.add(route);
         return route;
-    }
-
-    /** @return whether {@code s} is an RFC 9110 token (section 5.6.2), as a method must be */
-    private static boolean isToken(String s) {
-        if (s.isEmpty()) return false;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c <= 0x20 || c >= 0x7f || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) return false;
-        }
-        return true;
     }
 
     static String checkPrefix(String prefix) {

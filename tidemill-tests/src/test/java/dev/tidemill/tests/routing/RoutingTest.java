@@ -9,6 +9,7 @@ import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
 import dev.tidemill.testing.TestResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -254,6 +255,19 @@ class RoutingTest {
         app.post("/items/{id}", req -> "post");
         app.get("/items/{id}/", req -> "slash");
         assertThat(app.routes()).hasSize(6);
+    }
+
+    @Test
+    void aMethodMustBeAToken() {
+        Tidemill app = Tidemill.create(TestClient.config().build());
+        for (String bad : List.of("", "GE T", "GET:", "G\"ET", "PÜT", "A\u007f")) {
+            assertThatThrownBy(() -> app.route(bad, "/x", req -> "x")).as("'%s'", bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("method must be a token");
+        }
+        app.route("PURGE", "/x", req -> "x");
+        app.route("m-search", "/x", req -> "x"); // upper-cased: M-SEARCH
+        app.route("X_!#$%&'*+.^`|~1", "/x", req -> "x");
+        assertThat(app.routes()).extracting(Object::toString).contains("PURGE /x", "M-SEARCH /x");
     }
 
     @Test
