@@ -28,6 +28,15 @@ final class ControllersJavac {
      * ordinary sources ({@code -proc:none}): what the same routes cost javac written by hand.
      */
     static final List<String> VARIANTS = List.of("none", "processor", "generated");
+    /**
+     * The same two compilations in one JVM that stays, as a build daemon (Gradle's) or an IDE runs javac: {@code -proc:none}
+     * and with the processor, alternating, {@value #WARM_PAIRS} times each ({@link JavacProbe} with {@code PAIRS}).
+     */
+    static final List<String> WARM_VARIANTS = List.of("warm-none", "warm-processor");
+    /** Compilations of each variant in the warm JVM; the later half count ({@link #WARM_COUNTED_FROM} on), once javac's code is compiled. */
+    static final int WARM_PAIRS = 10;
+    /** The first warm pair that counts. */
+    static final int WARM_COUNTED_FROM = WARM_PAIRS / 2 + 1;
     /** Where the processor's jars are listed, under the repository root (written by the controllers module's build). */
     static final String PROCESSOR_PATH_FILE = "tidemill-bench/controllers/target/processor-classpath.txt";
     /** The class path javac compiles the generated controllers against: tidemill-core and what it needs (the launcher writes it). */
@@ -48,6 +57,8 @@ final class ControllersJavac {
     public record JavacRun(int run, String variant, double wallSeconds, double compileSeconds, long classes, long generated, boolean ok) {}
 
     private static final Pattern JAVAC = Pattern.compile("javac ok=(true|false) nanos=(\\d+) classes=(\\d+) generated=(\\d+)");
+    private static final Pattern WARM = Pattern.compile("javac warm=(\\d+) variant=(none|processor) ok=(true|false) nanos=(\\d+) classes=(\\d+) "
+            + "generated=(\\d+)");
 
     private final ControllersSettings settings;
     private final PrintStream out;
@@ -122,6 +133,35 @@ final class ControllersJavac {
                 }
             }
         }
+        warm(cpus, dir.resolve("warm"), files, pp, first.classes(), count);
+    }
+
+    /**
+     * The warm variants: one JVM compiles with {@code -proc:none} and with the processor {@value #WARM_PAIRS} times each, alternating.
+     * Every compilation is kept; the summary counts the later half.
+     */
+    private void warm(CpuSets cpus, Path dir, List<Path> files, String pp, long processorClasses, int count) {
+        Preflight.serverBusyPercent(cpus, 200);
+        TimedProcess e = probe(dir, files, pp, String.valueOf(WARM_PAIRS), 1, "warm", allCpus(cpus));
+        Matcher m = WARM.matcher(e.output());
+        int seen = 0;
+        while (m.find()) {
+            seen++;
+            String variant = "warm-" + m.group(2);
+            double seconds = Long.parseLong(m.group(4)) / 1e9;
+            JavacRun r = new JavacRun(Integer.parseInt(m.group(1)), variant, seconds, seconds, Long.parseLong(m.group(5)),
+                    Long.parseLong(m.group(6)), Boolean.parseBoolean(m.group(3)));
+            runs.add(r);
+            this.out.printf(Locale.ROOT, "  javac warm %2d %-14s %6.2f s  %d class files, %d generated sources%n", r.run(), variant, seconds,
+                    r.classes(), r.generated());
+            boolean processor = variant.equals("warm-processor");
+            if (!r.ok() || r.generated() != (processor ? count + 1L : 0) || processor && r.classes() != processorClasses) {
+                throw new IllegalStateException("javac (" + variant + ", compilation " + r.run() + ") failed or wrote other files; its log is in " + dir);
+            }
+        }
+        if (seen != 2 * WARM_PAIRS || e.exit() != 0) {
+            throw new IllegalStateException("the warm javac JVM exited " + e.exit() + " after " + seen + " compilations:\n" + e.tail());
+        }
     }
 
     /** @return every CPU of the machine in taskset's list syntax: a build uses them all */
@@ -143,21 +183,27 @@ final class ControllersJavac {
      * @return what it did
      */
     JavacRun compile(Path dir, List<Path> sources, String processorPath, int run, String variant, String cpuList) {
+        TimedProcess e = probe(dir, sources, processorPath == null ? "-" : processorPath, null, run, variant, cpuList);
+        Matcher m = JAVAC.matcher(e.output());
+        if (!m.find()) throw new IllegalStateException("javac probe exited " + e.exit() + " without its line:\n" + e.tail());
+        return new JavacRun(run, variant, e.seconds(), Long.parseLong(m.group(2)) / 1e9, Long.parseLong(m.group(3)),
+                Long.parseLong(m.group(4)), e.exit() == 0 && Boolean.parseBoolean(m.group(1)));
+    }
+
+    /** Runs {@link JavacProbe} in a fresh JVM ({@code pairs} null: one compilation); run 1 records the variant's command line. */
+    private TimedProcess probe(Path dir, List<Path> sources, String processorPath, String pairs, int run, String variant, String cpuList) {
         try {
             Files.createDirectories(dir);
             Path list = dir.resolve("sources.txt");
             Files.write(list, sources.stream().map(Path::toString).toList());
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> cmd = List.of("taskset", "-c", cpuList, java, "-cp", probeLocation(), JavacProbe.class.getName(), dir.toString(),
-                    list.toString(), compilePath(), processorPath == null ? "-" : processorPath);
+            List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpuList, java, "-cp", probeLocation(), JavacProbe.class.getName(),
+                    dir.toString(), list.toString(), compilePath(), processorPath));
+            if (pairs != null) cmd.add(pairs);
             if (run == 1 && records.stream().noneMatch(r -> ("javac " + variant).equals(r.get("part")))) {
-                records.add(Map.of("part", "javac " + variant, "commandLine", cmd));
+                records.add(Map.of("part", "javac " + variant, "commandLine", List.copyOf(cmd)));
             }
-            TimedProcess e = TimedProcess.run(cmd, dir.resolve("javac.log"), 600);
-            Matcher m = JAVAC.matcher(e.output());
-            if (!m.find()) throw new IllegalStateException("javac probe exited " + e.exit() + " without its line:\n" + e.tail());
-            return new JavacRun(run, variant, e.seconds(), Long.parseLong(m.group(2)) / 1e9, Long.parseLong(m.group(3)),
-                    Long.parseLong(m.group(4)), e.exit() == 0 && Boolean.parseBoolean(m.group(1)));
+            return TimedProcess.run(cmd, dir.resolve("javac.log"), 600);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

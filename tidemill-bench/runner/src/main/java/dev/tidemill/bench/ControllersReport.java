@@ -21,6 +21,7 @@ final class ControllersReport {
         List<AuthReport.Goal> goals = new ArrayList<>(ControllersRequestsReport.goals(comparisons));
         goals.add(ControllersStartupReport.goal(start, startNotAvailable, startControllers));
         goals.add(ControllersJavacReport.goal(javac, javacControllers));
+        goals.add(ControllersJavacReport.warmGoal(javac, javacControllers));
         return goals;
     }
 
