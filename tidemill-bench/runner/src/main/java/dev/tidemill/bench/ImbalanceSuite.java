@@ -28,14 +28,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * least-loaded, LOOP round-robin, VIRTUAL and AUTO mode; for 0-3 "holders" (client threads calling
  * {@code /hold?ms=50} back to back, so that many handlers each hold a loop 50 ms at a time) the
  * {@link OpenLoopGenerator} sends {@code /plaintext} at a fixed moderate rate and records the
- * latency of those trivial requests from their intended send times. Writes
- * {@code <UTC>-imbalance.json} and {@code .md}.
+ * latency of those trivial requests from their intended send times. First the same generator measures
+ * nginx ({@code return 200} on {@code /plaintext}, one worker on the server CPUs) with no holder: the
+ * {@value #FLOOR} row, what this generator and host add to any server's latency, below which no
+ * configuration's figure can be read. Writes {@code <UTC>-imbalance.json} and {@code .md}.
  */
 public final class ImbalanceSuite {
     /** How long each holder's handler spins its loop. */
     public static final int HOLD_MILLIS = 50;
     /** Holder counts measured. */
     public static final List<Integer> HOLDERS = List.of(0, 1, 2, 3);
+    /** The configuration name of the floor row: nginx, no holders (it has no {@code /hold}). */
+    public static final String FLOOR = "floor: nginx, same generator";
 
     /**
      * One configuration of Tidemill.
@@ -173,6 +177,7 @@ public final class ImbalanceSuite {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        rows.add(floor(cpus, work.resolve("floor"), targets));
         for (Config c : CONFIGS) {
             Target t = target(c, loops, cpus.server().size());
             try (RunningTarget running = RunningTarget.start(t, cpus, work.resolve(c.name().replace(' ', '-')))) {
@@ -181,16 +186,13 @@ public final class ImbalanceSuite {
                 rec.put("commandLine", running.commandLine());
                 rec.put("env", t.launch().at(running.port(), cpus.server().size(), work).env());
                 out.printf("%s: started (pid %d), warming up %d s%n", c.name(), running.pid(), settings.warmupSeconds());
-                warmUp(running.port());
+                warmUp(running.port(), 1);
                 rec.put("startup", running.startupLines());
                 targets.add(rec);
                 for (int holders : HOLDERS) {
-                    Row r = measure(c, running.port(), holders);
+                    Row r = measure(c.name(), running.port(), holders);
                     rows.add(r);
-                    out.printf(Locale.ROOT, "  %-18s holders %d: p50 %7.2f  p90 %7.2f  p99 %7.2f  max %7.2f ms  "
-                                    + "(%d/%d ok, %d errors, %d holds)%s%n", c.name(), holders, r.p50Ms(), r.p90Ms(), r.p99Ms(),
-                            r.maxMs(), r.count(), r.sent(), r.errors() + r.incomplete(), r.holdsCompleted(),
-                            r.behindSchedule() ? "  BEHIND SCHEDULE" : "");
+                    print(r);
                 }
             }
         }
@@ -218,6 +220,30 @@ public final class ImbalanceSuite {
         return json;
     }
 
+    /**
+     * The floor row: nginx on the server CPUs, warmed up and measured with no holder, as the configurations are.
+     *
+     * @param cpus the CPU sets
+     * @param dir nginx's directory (fresh)
+     * @param targets where its command line is recorded
+     * @return the row
+     * @throws IllegalStateException when nginx is not installed
+     */
+    Row floor(CpuSets cpus, Path dir, List<Map<String, Object>> targets) {
+        Path nginx = Host.executable("nginx").orElseThrow(() -> new IllegalStateException("imbalance: missing nginx, the floor row's "
+                + "server (Debian: nginx-light)"));
+        Target floor = new Target("nginx", "native", false, true, (port, threads, d) -> new Target.Command(Nginx.command(nginx, port, d),
+                Map.of()));
+        try (RunningTarget running = RunningTarget.start(floor, cpus, dir)) {
+            targets.add(Map.of("configuration", FLOOR, "commandLine", running.commandLine()));
+            out.printf("%s: started (pid %d), warming up %d s%n", FLOOR, running.pid(), settings.warmupSeconds());
+            warmUp(running.port(), 0);
+            Row r = measure(FLOOR, running.port(), 0);
+            print(r);
+            return r;
+        }
+    }
+
     /** Tidemill's bench app in one configuration, started like the catalogue's targets. */
     static Target target(Config c, int loops, int ioThreads) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -234,9 +260,16 @@ public final class ImbalanceSuite {
         });
     }
 
-    private void warmUp(int port) {
+    private void print(Row r) {
+        out.printf(Locale.ROOT, "  %-18s holders %d: p50 %7.2f  p90 %7.2f  p99 %7.2f  max %7.2f ms  (%d/%d ok, %d errors, %d holds)%s%n",
+                r.configuration(), r.holders(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.maxMs(), r.count(), r.sent(), r.errors() + r.incomplete(),
+                r.holdsCompleted(), r.behindSchedule() ? "  BEHIND SCHEDULE" : "");
+    }
+
+    /** The warm-up: the trivial load, with {@code holders} holders (one makes AUTO place {@code /hold} too; the floor's nginx has none). */
+    private void warmUp(int port, int holders) {
         if (settings.warmupSeconds() == 0) return;
-        try (Holders h = new Holders(port, 1)) {
+        try (Holders h = new Holders(port, holders)) {
             generator(port, settings.warmupSeconds()).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -248,7 +281,7 @@ public final class ImbalanceSuite {
         return new OpenLoopGenerator("127.0.0.1", port, "/plaintext", settings.rate(), settings.connections(), seconds * 1_000L, 5_000);
     }
 
-    private Row measure(Config c, int port, int holders) {
+    private Row measure(String configuration, int port, int holders) {
         try (Holders h = new Holders(port, holders)) {
             Thread.sleep(holders == 0 ? 200 : 300); // let the holders reach their steady back-to-back state
             long before = h.completed.get();
@@ -257,7 +290,7 @@ public final class ImbalanceSuite {
             double steal = CpuTimes.now().stealPercentSince(cpuBefore);
             long holds = h.completed.get() - before;
             if (h.failures.get() > 0) out.println("  note: " + h.failures.get() + " /hold calls failed");
-            return new Row(c.name(), holders, r.rate(), r.connections(), settings.windowSeconds(), r.sent(), r.count(), r.errors(),
+            return new Row(configuration, holders, r.rate(), r.connections(), settings.windowSeconds(), r.sent(), r.count(), r.errors(),
                     r.incomplete(), ms(r.p50Micros()), ms(r.p90Micros()), ms(r.p99Micros()), ms(r.maxMicros()),
                     ms(r.maxScheduleLagMicros()), r.lateSends(), r.queuedSends(), r.behindSchedule(), holds, steal);
         } catch (InterruptedException e) {
