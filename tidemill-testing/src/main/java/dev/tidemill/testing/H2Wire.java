@@ -1,16 +1,6 @@
 package dev.tidemill.testing;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
-import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -28,8 +18,8 @@ import java.util.Map;
  * knowledge (RFC 9113 3.3), which writes any frame (invalid ones included: any type, flags, stream
  * id, length or payload) and reads frames back, each within {@link #timeout}. Header blocks are
  * encoded by Netty's HPACK encoder ({@link #hpack}, whose dynamic table this connection keeps), as
- * literal fields in the given order ({@link #literal}, for blocks the encoder would reorder), or
- * given as raw bytes; the server's blocks are decoded by Netty's HPACK decoder. A SETTINGS frame
+ * literal fields in the given order ({@link H2Fields#literal}, for blocks the encoder would reorder),
+ * or given as raw bytes; the server's blocks are decoded by Netty's HPACK decoder ({@link H2Hpack}). A SETTINGS frame
  * from the server is acknowledged as it is read (unless {@link #autoAck(boolean)} turns that off).
  *
  * <p>The {@code expect...} methods throw {@link AssertionError} naming the frames they saw.
@@ -61,7 +51,7 @@ public final class H2Wire implements AutoCloseable {
         /** @return the error code of a RST_STREAM or GOAWAY */
         public int errorCode() {
             int at = type == GOAWAY ? 4 : 0;
-            return readInt(payload, at);
+            return H2FrameReader.readInt(payload, at);
         }
 
         @Override
@@ -77,23 +67,14 @@ public final class H2Wire implements AutoCloseable {
             "GOAWAY", "WINDOW_UPDATE", "CONTINUATION"};
 
     private final Socket socket;
-    private final DataInputStream in;
+    private final H2FrameReader reader;
     private final OutputStream out;
-    private final DefaultHttp2HeadersEncoder encoder =
-            new DefaultHttp2HeadersEncoder(Http2HeadersEncoder.NEVER_SENSITIVE, true);
-    private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(false, 1 << 24);
-    private final List<Frame> seen = new ArrayList<>();
-    /** Whether {@link #seen} keeps what was read (off for a long-lived tunnel, whose frames would pile up). */
-    private boolean keepFrames = true;
-    private Duration timeout = Duration.ofSeconds(5);
+    private final H2Hpack hpack = new H2Hpack();
     private boolean autoAck = true;
-    private boolean closed;
-    /** Settings the server sent in its first SETTINGS frame (identifier to value). */
-    private final Map<Integer, Long> serverSettings = new java.util.TreeMap<>();
 
     private H2Wire(Socket socket) throws IOException {
         this.socket = socket;
-        this.in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+        this.reader = new H2FrameReader(socket);
         this.out = socket.getOutputStream();
     }
 
@@ -138,13 +119,13 @@ public final class H2Wire implements AutoCloseable {
 
     /** @param t how long each read waits (default 5 s) @return this */
     public H2Wire timeout(Duration t) {
-        this.timeout = t;
+        reader.timeout(t);
         return this;
     }
 
     /** @param on whether frames read are kept for {@link #seen} and failure messages (default on) @return this */
     H2Wire keepFrames(boolean on) {
-        this.keepFrames = on;
+        reader.keepFrames(on);
         return this;
     }
 
@@ -160,17 +141,13 @@ public final class H2Wire implements AutoCloseable {
      * @return this
      */
     public H2Wire decoderTableSize(long bytes) {
-        try {
-            decoder.maxHeaderTableSize(bytes);
-        } catch (Http2Exception e) {
-            throw new IllegalArgumentException(e);
-        }
+        hpack.decoderTableSize(bytes);
         return this;
     }
 
     /** @return the settings of the server's first SETTINGS frame */
     public Map<Integer, Long> serverSettings() {
-        return serverSettings;
+        return reader.serverSettings();
     }
 
     /** Writes the preface and SETTINGS (given as identifier, value pairs), then waits for both SETTINGS exchanges. */
@@ -180,7 +157,7 @@ public final class H2Wire implements AutoCloseable {
         boolean gotServer = false, gotAck = false;
         while (!gotServer || !gotAck) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed during the handshake; saw " + seen);
+            if (f == null) throw new AssertionError("closed during the handshake; saw " + seen());
             if (f.type() == SETTINGS && f.has(ACK)) gotAck = true;
             else if (f.type() == SETTINGS) gotServer = true;
         }
@@ -312,73 +289,13 @@ public final class H2Wire implements AutoCloseable {
 
     /**
      * Encodes fields with Netty's HPACK encoder (and this connection's dynamic table). Netty puts
-     * pseudo-header fields first; use {@link #literal} for other orders.
+     * pseudo-header fields first; use {@link H2Fields#literal} for other orders.
      *
      * @param nameValues name, value, name, value...
      * @return the header block
      */
     public byte[] hpack(String... nameValues) {
-        Http2Headers h = new DefaultHttp2Headers(false);
-        for (int i = 0; i + 1 < nameValues.length; i += 2) h.add(nameValues[i], nameValues[i + 1]);
-        ByteBuf b = Unpooled.buffer();
-        try {
-            encoder.encodeHeaders(0, h, b);
-            byte[] r = new byte[b.readableBytes()];
-            b.readBytes(r);
-            return r;
-        } catch (Http2Exception e) {
-            throw new IllegalStateException(e);
-        } finally {
-            b.release();
-        }
-    }
-
-    /**
-     * @param nameValues name, value, ... in the order to send them
-     * @return a header block of "literal header field without indexing, new name" representations
-     *     (RFC 7541 6.2.2), no Huffman: any names and values, in this order
-     */
-    public static byte[] literal(String... nameValues) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (int i = 0; i + 1 < nameValues.length; i += 2) {
-            b.write(0);
-            string(b, nameValues[i].getBytes(StandardCharsets.ISO_8859_1));
-            string(b, nameValues[i + 1].getBytes(StandardCharsets.ISO_8859_1));
-        }
-        return b.toByteArray();
-    }
-
-    private static void string(ByteArrayOutputStream b, byte[] s) {
-        integer(b, 0, 7, s.length);
-        b.writeBytes(s);
-    }
-
-    /** Writes an HPACK integer (RFC 7541 5.1) with the given first-octet bits and prefix size. */
-    public static void integer(ByteArrayOutputStream b, int firstBits, int prefix, long value) {
-        long max = (1L << prefix) - 1;
-        if (value < max) {
-            b.write((int) (firstBits | value));
-            return;
-        }
-        b.write((int) (firstBits | max));
-        value -= max;
-        while (value >= 128) {
-            b.write((int) (value % 128 + 128));
-            value /= 128;
-        }
-        b.write((int) value);
-    }
-
-    /** @return the fields of a GET / request ({@code :method}, {@code :scheme}, {@code :path}, {@code :authority}) */
-    public static String[] get(String path) {
-        return new String[] {":method", "GET", ":scheme", "http", ":path", path, ":authority", "127.0.0.1"};
-    }
-
-    /** @return the given fields followed by more */
-    public static String[] with(String[] fields, String... more) {
-        String[] r = Arrays.copyOf(fields, fields.length + more.length);
-        System.arraycopy(more, 0, r, fields.length, more.length);
-        return r;
+        return hpack.encode(nameValues);
     }
 
     /** Writes HEADERS carrying a block (END_HEADERS is the caller's flag to give). @return this */
@@ -388,7 +305,7 @@ public final class H2Wire implements AutoCloseable {
 
     /** Writes a GET request for {@code path} in one HEADERS frame with END_HEADERS and END_STREAM. @return this */
     public H2Wire request(int streamId, String path) {
-        return headers(streamId, END_HEADERS | END_STREAM, hpack(get(path)));
+        return headers(streamId, END_HEADERS | END_STREAM, hpack(H2Fields.get(path)));
     }
 
     /** Writes CONTINUATION. @return this */
@@ -415,55 +332,19 @@ public final class H2Wire implements AutoCloseable {
      * whose readers expect {@link SocketTimeoutException}).
      */
     Frame next() throws SocketTimeoutException {
-        if (closed) return null;
-        try {
-            socket.setSoTimeout((int) timeout.toMillis());
-            int b0;
-            try {
-                b0 = in.read();
-            } catch (SocketTimeoutException e) {
-                throw new SocketTimeoutException("no frame within " + timeout + "; saw " + seen);
-            }
-            if (b0 < 0) return eof();
-            byte[] h = new byte[8];
-            in.readFully(h);
-            int length = (b0 << 16) | ((h[0] & 0xff) << 8) | (h[1] & 0xff);
-            byte[] payload = new byte[length];
-            in.readFully(payload);
-            Frame f = new Frame(h[2] & 0xff, h[3] & 0xff, readInt(h, 4) & 0x7fffffff, payload);
-            if (keepFrames) seen.add(f);
-            if (f.type() == SETTINGS && !f.has(ACK)) {
-                if (serverSettings.isEmpty()) {
-                    for (int i = 0; i + 5 < payload.length; i += 6) {
-                        serverSettings.put(((payload[i] & 0xff) << 8) | (payload[i + 1] & 0xff), readInt(payload, i + 2) & 0xffffffffL);
-                    }
-                }
-                if (autoAck) tryRaw(frameBytes(SETTINGS, ACK, 0, new byte[0]));
-            }
-            return f;
-        } catch (SocketTimeoutException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("no frame")) throw e;
-            throw new SocketTimeoutException("a frame cut short after " + timeout + "; saw " + seen);
-        } catch (EOFException e) {
-            return eof();
-        } catch (IOException e) {
-            return eof(); // connection reset: closed too
-        }
-    }
-
-    private Frame eof() {
-        closed = true;
-        return null;
+        Frame f = reader.next();
+        if (autoAck && f != null && f.type() == SETTINGS && !f.has(ACK)) tryRaw(frameBytes(SETTINGS, ACK, 0, new byte[0]));
+        return f;
     }
 
     /** @return whether the server closed the connection (EOF or reset seen) or {@link #close} ran */
     boolean isClosed() {
-        return closed || socket.isClosed();
+        return reader.isClosed();
     }
 
     /** @return the frames read so far */
     public List<Frame> seen() {
-        return List.copyOf(seen);
+        return reader.seen();
     }
 
     /**
@@ -474,10 +355,10 @@ public final class H2Wire implements AutoCloseable {
     public Frame expectGoAway(int... codes) {
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed without GOAWAY " + Arrays.toString(codes) + "; saw " + seen);
+            if (f == null) throw new AssertionError("closed without GOAWAY " + Arrays.toString(codes) + "; saw " + seen());
             if (f.type() == GOAWAY) {
                 if (Arrays.stream(codes).noneMatch(c -> c == f.errorCode())) {
-                    throw new AssertionError("GOAWAY " + f.errorCode() + ", expected " + Arrays.toString(codes) + "; saw " + seen);
+                    throw new AssertionError("GOAWAY " + f.errorCode() + ", expected " + Arrays.toString(codes) + "; saw " + seen());
                 }
                 expectClosed();
                 return f;
@@ -489,11 +370,11 @@ public final class H2Wire implements AutoCloseable {
     public Frame expectRstStream(int streamId, int... codes) {
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed without RST_STREAM on " + streamId + "; saw " + seen);
-            if (f.type() == GOAWAY) throw new AssertionError("GOAWAY instead of RST_STREAM on " + streamId + "; saw " + seen);
+            if (f == null) throw new AssertionError("closed without RST_STREAM on " + streamId + "; saw " + seen());
+            if (f.type() == GOAWAY) throw new AssertionError("GOAWAY instead of RST_STREAM on " + streamId + "; saw " + seen());
             if (f.type() == RST_STREAM && f.streamId() == streamId) {
                 if (Arrays.stream(codes).noneMatch(c -> c == f.errorCode())) {
-                    throw new AssertionError("RST_STREAM " + f.errorCode() + ", expected " + Arrays.toString(codes) + "; saw " + seen);
+                    throw new AssertionError("RST_STREAM " + f.errorCode() + ", expected " + Arrays.toString(codes) + "; saw " + seen());
                 }
                 return f;
             }
@@ -507,11 +388,11 @@ public final class H2Wire implements AutoCloseable {
     public Frame expectStreamOrConnectionError(int streamId, int... codes) {
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed without an error frame; saw " + seen);
+            if (f == null) throw new AssertionError("closed without an error frame; saw " + seen());
             boolean rst = f.type() == RST_STREAM && f.streamId() == streamId;
             if (rst || f.type() == GOAWAY) {
                 if (Arrays.stream(codes).noneMatch(c -> c == f.errorCode())) {
-                    throw new AssertionError(f + ", expected " + Arrays.toString(codes) + "; saw " + seen);
+                    throw new AssertionError(f + ", expected " + Arrays.toString(codes) + "; saw " + seen());
                 }
                 if (!rst) expectClosed();
                 return f;
@@ -533,9 +414,9 @@ public final class H2Wire implements AutoCloseable {
         ByteArrayOutputStream block = null;
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed before a response on " + streamId + "; saw " + seen);
+            if (f == null) throw new AssertionError("closed before a response on " + streamId + "; saw " + seen());
             if (f.type() == GOAWAY || (f.type() == RST_STREAM && f.streamId() == streamId)) {
-                throw new AssertionError(f + " instead of a response on " + streamId + "; saw " + seen);
+                throw new AssertionError(f + " instead of a response on " + streamId + "; saw " + seen());
             }
             if (f.streamId() != streamId) continue;
             if (f.type() == HEADERS) {
@@ -563,9 +444,9 @@ public final class H2Wire implements AutoCloseable {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed before the end of " + streamId + "; saw " + seen);
+            if (f == null) throw new AssertionError("closed before the end of " + streamId + "; saw " + seen());
             if (f.type() == GOAWAY || (f.type() == RST_STREAM && f.streamId() == streamId)) {
-                throw new AssertionError(f + " before the end of " + streamId + "; saw " + seen);
+                throw new AssertionError(f + " before the end of " + streamId + "; saw " + seen());
             }
             if (f.streamId() != streamId) continue;
             if (f.type() == DATA) {
@@ -586,7 +467,7 @@ public final class H2Wire implements AutoCloseable {
     public Frame expectFrame(int type) {
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed before a " + NAMES[type] + "; saw " + seen);
+            if (f == null) throw new AssertionError("closed before a " + NAMES[type] + "; saw " + seen());
             if (f.type() == type) return f;
         }
     }
@@ -615,8 +496,8 @@ public final class H2Wire implements AutoCloseable {
         ping(0, opaque);
         for (;;) {
             Frame f = read();
-            if (f == null) throw new AssertionError("closed, expected to stay open; saw " + seen);
-            if (f.type() == GOAWAY) throw new AssertionError("GOAWAY, expected to stay open; saw " + seen);
+            if (f == null) throw new AssertionError("closed, expected to stay open; saw " + seen());
+            if (f.type() == GOAWAY) throw new AssertionError("GOAWAY, expected to stay open; saw " + seen());
             if (f.type() == PING && f.has(ACK) && Arrays.equals(f.payload(), opaque)) return;
         }
     }
@@ -633,19 +514,7 @@ public final class H2Wire implements AutoCloseable {
     }
 
     Map<String, List<String>> decode(byte[] block) {
-        ByteBuf b = Unpooled.wrappedBuffer(block);
-        try {
-            Http2Headers h = decoder.decodeHeaders(0, b);
-            Map<String, List<String>> m = new java.util.LinkedHashMap<>();
-            for (Map.Entry<CharSequence, CharSequence> e : h) {
-                m.computeIfAbsent(e.getKey().toString(), k -> new ArrayList<>()).add(e.getValue().toString());
-            }
-            return m;
-        } catch (Http2Exception e) {
-            throw new AssertionError("the server's header block does not decode: " + e);
-        } finally {
-            b.release();
-        }
+        return hpack.decode(block);
     }
 
     /** @return 4 bytes, big-endian */
@@ -660,10 +529,6 @@ public final class H2Wire implements AutoCloseable {
         b[at + 1] = (byte) (v >>> 16);
         b[at + 2] = (byte) (v >>> 8);
         b[at + 3] = (byte) v;
-    }
-
-    private static int readInt(byte[] b, int at) {
-        return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }
 
     @Override

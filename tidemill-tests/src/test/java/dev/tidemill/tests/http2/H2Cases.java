@@ -1,5 +1,6 @@
 package dev.tidemill.tests.http2;
 
+import static dev.tidemill.testing.H2Fields.*;
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,7 @@
 package dev.tidemill.tests.http2;
 
 import static dev.tidemill.tests.http2.H2Cases.*;
+import static dev.tidemill.testing.H2Fields.*;
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
 

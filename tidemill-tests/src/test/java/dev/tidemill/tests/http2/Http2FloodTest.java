@@ -1,10 +1,12 @@
 package dev.tidemill.tests.http2;
 
+import static dev.tidemill.testing.H2Fields.*;
 import static dev.tidemill.testing.H2Wire.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tidemill.Tidemill;
+import dev.tidemill.testing.H2Fields;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.TestClient;
 import java.io.ByteArrayOutputStream;
@@ -219,7 +221,7 @@ class Http2FloodTest {
             start.write(0); // a literal, new name "x-a", whose value claims 100 MB: the CONTINUATIONs carry it
             start.write(3);
             start.writeBytes("x-a".getBytes());
-            H2Wire.integer(start, 0, 7, 100_000_000);
+            H2Fields.integer(start, 0, 7, 100_000_000);
             byte[] filler = new byte[16_384];
             java.util.Arrays.fill(filler, (byte) 'a');
             List<Frame> frames = flood(w, 6_000, i -> i == 0 ? frameBytes(HEADERS, END_STREAM, 1, start.toByteArray())
@@ -253,7 +255,7 @@ class Http2FloodTest {
             seed.write(0x40);
             seed.write(6);
             seed.writeBytes("x-bomb".getBytes());
-            H2Wire.integer(seed, 0, 7, 4000);
+            H2Fields.integer(seed, 0, 7, 4000);
             seed.writeBytes("b".repeat(4000).getBytes());
             w.headers(1, END_HEADERS | END_STREAM, seed.toByteArray());
             assertThat(w.expectStatus(1)).isEqualTo(200);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidemill.Config;
 import dev.tidemill.ExecutionMode;
+import dev.tidemill.testing.H2Fields;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.TestRequest;
@@ -138,18 +139,18 @@ class RequestLimitsOverHttp2Test {
             // 4 x 32 + 51 = 179 bytes, x-big's name and overhead to 37: a value of 808 bytes makes exactly 1,024.
             int atLimit = 1024 - 179 - 37;
             wire.headers(1, H2Wire.END_HEADERS | H2Wire.END_STREAM,
-                    wire.hpack(H2Wire.with(H2Wire.get("/hello"), "x-big", "b".repeat(atLimit))));
+                    wire.hpack(H2Fields.with(H2Fields.get("/hello"), "x-big", "b".repeat(atLimit))));
             assertThat(wire.expectStatus(1)).as("a header list of exactly the limit").isEqualTo(200);
             wire.expectBody(1);
             wire.headers(3, H2Wire.END_HEADERS | H2Wire.END_STREAM,
-                    wire.hpack(H2Wire.with(H2Wire.get("/hello"), "x-big", "b".repeat(atLimit + 1))));
+                    wire.hpack(H2Fields.with(H2Fields.get("/hello"), "x-big", "b".repeat(atLimit + 1))));
             assertWireProblem(wire, 3, 431, "maxHeaderBytes");
             wire.request(5, "/hello");
             assertThat(wire.expectStatus(5)).as("the next stream on the same connection").isEqualTo(200);
             // Past 1.25 times the limit Netty stops decoding the block (an HPACK bomb inflates): the connection ends.
             try (H2Wire bomb = H2Wire.open(client.port())) {
                 bomb.headers(1, H2Wire.END_HEADERS | H2Wire.END_STREAM,
-                        bomb.hpack(H2Wire.with(H2Wire.get("/hello"), "x-big", "b".repeat(2 * 1024))));
+                        bomb.hpack(H2Fields.with(H2Fields.get("/hello"), "x-big", "b".repeat(2 * 1024))));
                 bomb.expectGoAway(H2Wire.PROTOCOL_ERROR);
             }
             assertThat(client.get("/hello").status()).as("the next client").isEqualTo(200);

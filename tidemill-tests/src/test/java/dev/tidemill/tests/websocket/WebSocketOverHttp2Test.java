@@ -12,6 +12,7 @@ import dev.tidemill.WebSocket;
 import dev.tidemill.WebSocketHandler;
 import dev.tidemill.WebSocketMessage;
 import dev.tidemill.tests.support.Setup;
+import dev.tidemill.testing.H2Fields;
 import dev.tidemill.testing.H2Wire;
 import dev.tidemill.testing.TestClient;
 import dev.tidemill.testing.WebSocketClient;
@@ -66,7 +67,7 @@ class WebSocketOverHttp2Test {
     }
 
     private static String[] connect(String path, String... more) {
-        return H2Wire.with(new String[] {":method", "CONNECT", ":protocol", "websocket", ":scheme", "http", ":path", path,
+        return H2Fields.with(new String[] {":method", "CONNECT", ":protocol", "websocket", ":scheme", "http", ":path", path,
                 ":authority", "127.0.0.1", "sec-websocket-version", "13"}, more);
     }
 
@@ -194,7 +195,7 @@ class WebSocketOverHttp2Test {
     void malformedExtendedConnectsAreRefused(Setup setup) {
         try (TestClient client = start(setup); H2Wire wire = H2Wire.open(client.port())) {
             // RFC 8441 4: :protocol only on a CONNECT; anything else is malformed (RFC 9113 8.1.1)
-            wire.headers(1, END_HEADERS | END_STREAM, wire.hpack(H2Wire.with(H2Wire.get("/echo"), ":protocol", "websocket")));
+            wire.headers(1, END_HEADERS | END_STREAM, wire.hpack(H2Fields.with(H2Fields.get("/echo"), ":protocol", "websocket")));
             wire.expectRstStream(1, H2Wire.PROTOCOL_ERROR);
             // without the version RFC 6455 4.2.1 asks for: 400, naming it
             wire.headers(3, END_HEADERS, wire.hpack(new String[] {":method", "CONNECT", ":protocol", "websocket",
