@@ -232,9 +232,7 @@ public final class ImbalanceSuite {
     Row floor(CpuSets cpus, Path dir, List<Map<String, Object>> targets) {
         Path nginx = Host.executable("nginx").orElseThrow(() -> new IllegalStateException("imbalance: missing nginx, the floor row's "
                 + "server (Debian: nginx-light)"));
-        Target floor = new Target("nginx", "native", false, true, (port, threads, d) -> new Target.Command(Nginx.command(nginx, port, d),
-                Map.of()));
-        try (RunningTarget running = RunningTarget.start(floor, cpus, dir)) {
+        try (RunningTarget running = RunningTarget.start(TargetCatalog.nginx(nginx), cpus, dir)) {
             targets.add(Map.of("configuration", FLOOR, "commandLine", running.commandLine()));
             out.printf("%s: started (pid %d), warming up %d s%n", FLOOR, running.pid(), settings.warmupSeconds());
             warmUp(running.port(), 0);

@@ -57,8 +57,7 @@ public final class TargetCatalog {
         targets.add(new Target(BASELINE, "baseline", true, false, (port, threads, dir) ->
                 new Target.Command(jvm(java, classPath, BaselineNetty.class.getName(), Integer.toString(port),
                         Integer.toString(threads)), Map.of())));
-        Host.executable("nginx").ifPresent(nginx -> targets.add(new Target("nginx", "native", false, true,
-                (port, threads, dir) -> new Target.Command(Nginx.command(nginx, port, dir), Map.of()))));
+        Host.executable("nginx").ifPresent(nginx -> targets.add(nginx(nginx)));
         for (Path peer : peers(repoRoot)) {
             String name = peer.getFileName().toString();
             String cp = peer.resolve("target/classes") + ":" + read(peer.resolve("target/classpath.txt"));
@@ -88,6 +87,14 @@ public final class TargetCatalog {
             env.put("TIDEMILL_LOOPS", Integer.toString(loops));
             return new Target.Command(jvm(java, cp, TidemillApp.class.getName()), env);
         });
+    }
+
+    /**
+     * @param nginx the nginx executable
+     * @return the native reference: nginx answering {@code /plaintext} with one worker ({@link Nginx#command})
+     */
+    static Target nginx(Path nginx) {
+        return new Target("nginx", "native", false, true, (port, threads, dir) -> new Target.Command(Nginx.command(nginx, port, dir), Map.of()));
     }
 
     private static List<String> jvm(String java, String cp, String main, String... args) {
