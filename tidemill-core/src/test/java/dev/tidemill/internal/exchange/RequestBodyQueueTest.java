@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * read buffer, taken without a future, and copied out of that buffer only when its reader did not
  * take it at once. (Over sockets, {@code StreamedBodyTest} and {@code StreamedBodyMemoryTest} cover
  * the stream in every mode; this pins what they cannot see: which buffer a held body keeps alive.)
- * And the non-blocking reader's wait without a future ({@link RequestBodyQueue#takeOr}).
+ * And the non-blocking reader's wait without a future ({@link RequestBodyQueue#takeOr}), and what a
+ * full stream keeps of the read buffers its pieces are views of.
  */
 class RequestBodyQueueTest {
     /** For a take that must not wait: the piece is there, or the body ended or failed. */
@@ -167,5 +168,41 @@ class RequestBodyQueueTest {
         piece.release();
         stream.end();
         assertThat(stream.takeLater()).isCompletedWithValue(null);
+    }
+
+    /** A read buffer of 64 KiB whose first {@code filled} bytes came off the socket, each byte its index's low bits plus {@code seed}. */
+    private static ByteBuf read(int filled, int seed) {
+        ByteBuf read = Unpooled.buffer(64 * 1024, 64 * 1024);
+        for (int i = 0; i < filled; i++) read.writeByte(i + seed);
+        return read;
+    }
+
+    @Test
+    void whenTheStreamFillsUpPiecesThatFillLittleOfTheirReadBuffersAreCopiedTogetherAndTheBuffersReleased() {
+        RequestBodyQueue stream = new RequestBodyQueue(source, ByteBufAllocator.DEFAULT, 128 * 1024, held);
+        ByteBuf partial = read(29_696, 1), next = read(29_696, 4), full = read(64 * 1024, 2), last = read(29_696, 3);
+        assertThat(stream.offer(partial.retainedSlice())).as("under the mark: reading goes on").isTrue();
+        assertThat(stream.offer(next.retainedSlice())).isTrue();
+        assertThat(stream.offer(full.retainedSlice())).isTrue();
+        assertThat(partial.refCnt()).as("queued as it is while the stream is not full").isEqualTo(2);
+        assertThat(stream.offer(last.retainedSlice())).as("the mark reached: the reads stop").isFalse();
+        assertThat(held.sum()).as("the stream counts the same bytes").isEqualTo(3 * 29_696 + 65_536);
+        for (ByteBuf b : List.of(partial, next, full, last)) b.release(); // the transport's own reference
+        assertThat(List.of(partial, next, last)).as("pieces filling under 7/8 of their buffers are copied out of them")
+                .allMatch(b -> b.refCnt() == 0);
+        assertThat(full.refCnt()).as("a full buffer is kept as it is").isEqualTo(1);
+
+        List<ByteBuf> taken = new ArrayList<>();
+        for (int i = 0; i < 3; i++) taken.add(stream.takeOr(NOT_CALLED));
+        assertThat(taken).extracting(ByteBuf::readableBytes).as("the two pieces in a row share one copy").containsExactly(59_392, 65_536, 29_696);
+        assertThat(taken.get(1).unwrap()).isSameAs(full);
+        for (int i = 0; i < 29_696; i++) {
+            assertThat(taken.get(0).getByte(i)).isEqualTo((byte) (i + 1));
+            assertThat(taken.get(0).getByte(29_696 + i)).isEqualTo((byte) (i + 4));
+            assertThat(taken.get(2).getByte(i)).isEqualTo((byte) (i + 3));
+        }
+        taken.forEach(ByteBuf::release);
+        assertThat(full.refCnt()).isZero();
+        assertThat(held.sum()).isZero();
     }
 }
