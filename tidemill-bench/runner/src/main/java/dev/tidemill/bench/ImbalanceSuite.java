@@ -368,6 +368,7 @@ public final class ImbalanceSuite {
                 + " req/s of `/plaintext` over " + result.configuration().get("connections") + " connections, "
                 + result.configuration().get("windowSeconds") + " s per row, " + result.configuration().get("workerLoops")
                 + " worker loops on server CPUs " + result.configuration().get("serverCpus") + "; holders call `/hold?ms=" + HOLD_MILLIS
-                + "` back to back. Latency from intended send time (coordinated omission corrected).\n\n" + markdown(result.rows()));
+                + "` back to back. Latency from intended send time (coordinated omission corrected). The first row, " + FLOOR
+                + ", is the same generator against nginx with no holder: no row reads below it.\n\n" + markdown(result.rows()));
     }
 }

@@ -46,5 +46,12 @@ class ImbalanceSuiteTest {
             assertThat(t.get("commandLine").toString()).contains("nginx");
         });
         assertThat(ImbalanceSuite.markdown(List.of(floor))).contains("| " + ImbalanceSuite.FLOOR + " | 0 | ");
+        ImbalanceSuite.Result result = new ImbalanceSuite.Result("imbalance", true, "start", "end", Map.of("cores", 2), List.of(),
+                Map.of("rate", 400, "connections", 8, "windowSeconds", 1, "workerLoops", 2, "serverCpus", "0"), targets, List.of(floor));
+        Path json = ImbalanceSuite.write(result, dir.resolve("results"));
+        assertThat(json.getFileName().toString()).endsWith("-imbalance-quick.json");
+        assertThat(json.resolveSibling(json.getFileName().toString().replace(".json", ".md"))).content()
+                .contains("The first row, " + ImbalanceSuite.FLOOR + ", is the same generator against nginx with no holder")
+                .contains("| " + ImbalanceSuite.FLOOR + " | 0 | ");
     }
 }
