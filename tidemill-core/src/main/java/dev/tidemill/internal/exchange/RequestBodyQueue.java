@@ -30,8 +30,6 @@ public final class RequestBodyQueue {
     /** A piece smaller than this is copied into a shared buffer rather than queued as it is. */
     private static final int SMALL_PIECE = 4 * 1024;
     private static final int COALESCE_BUFFER = 16 * 1024;
-    /** The most bytes one copy of under-filled pieces gathers ({@link #compact}). */
-    private static final int MAX_COMPACT_BYTES = 1 << 20;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Where a blocking reader waits; made by the first that has to (most bodies are read without waiting). */
@@ -100,7 +98,8 @@ public final class RequestBodyQueue {
             more = buffered < highWater;
             if (!more) {
                 paused = true;
-                compact();
+                // what it holds now stays until the reader takes it: no piece pins a buffer much larger than its bytes
+                PieceCompaction.compact(queue, coalescing, alloc);
             }
         } finally {
             lock.unlock();
@@ -110,49 +109,6 @@ public final class RequestBodyQueue {
             handTo.accept(piece, null);
         }
         return more;
-    }
-
-    /**
-     * The stream is full and the reads stop, so what it holds stays until the reader takes it. Pieces
-     * that fill less than seven eighths of the buffers they are views of (socket reads that filled
-     * part of their buffers) are copied, each run of them in a row into one buffer of the run's size,
-     * so the stream holds about the bytes it counts. On io_uring a read of an upload over loopback
-     * often filled 29 of 64 KiB, between full ones: 100 uploads paused halfway held 148 MB of pooled
-     * memory for 108 MB of body, against 106 MB on epoll ({@code StreamedBodyMemoryTest}, run with
-     * {@code -Dtidemill.test.transport=io_uring}). Only a reader slower than the network pays for the copies.
-     */
-    private void compact() {
-        ByteBuf[] pieces = queue.toArray(new ByteBuf[0]);
-        queue.clear();
-        for (int i = 0; i < pieces.length; ) {
-            ByteBuf b = pieces[i];
-            if (b == coalescing || !underFilled(b)) {
-                queue.add(b);
-                i++;
-                continue;
-            }
-            int end = i, bytes = 0;
-            while (end < pieces.length && pieces[end] != coalescing && underFilled(pieces[end])
-                    && bytes + (long) pieces[end].readableBytes() <= MAX_COMPACT_BYTES) {
-                bytes += pieces[end++].readableBytes();
-            }
-            if (end == i) end = i + 1; // one piece over the cap: copied on its own
-            bytes = 0;
-            for (int k = i; k < end; k++) bytes += pieces[k].readableBytes();
-            ByteBuf copy = alloc.buffer(bytes, bytes);
-            for (; i < end; i++) {
-                copy.writeBytes(pieces[i]);
-                pieces[i].release();
-            }
-            queue.add(copy);
-        }
-    }
-
-    /** @return whether the piece's readable bytes fill less than seven eighths of the buffer under all its views */
-    private static boolean underFilled(ByteBuf b) {
-        ByteBuf under = b;
-        for (ByteBuf u; (u = under.unwrap()) != null; ) under = u;
-        return b.readableBytes() * 8L < under.capacity() * 7L;
     }
 
     private void enqueue(ByteBuf piece) {
