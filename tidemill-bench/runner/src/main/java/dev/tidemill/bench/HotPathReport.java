@@ -18,6 +18,20 @@ public final class HotPathReport {
     static final List<String> REFERENCES = List.of("vertx-core", TargetCatalog.BASELINE);
     /** A system call gets its own column when some target makes at least this many per request (median). */
     static final double COLUMN_AT = 0.005;
+    /** The goal for IO mode: at most this multiple of Vert.x core's server CPU per request, on plaintext and JSON. */
+    static final double IO_GOAL = 0.85;
+    /** The goal for LOOP mode: at most this multiple of IO mode's server CPU per request on the same transport. */
+    static final double LOOP_GOAL = 1.05;
+    /** The transports a Tidemill target runs on, by the suffix of its name ({@code tidemill-io-uring}: IO mode on io_uring). */
+    static final Map<String, String> TRANSPORTS = transports();
+
+    private static Map<String, String> transports() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("", "epoll");
+        m.put("-uring", "io_uring");
+        m.put("-uring-rings", "io_uring with its buffer ring");
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     /**
      * Medians over rounds of one target on one scenario.
@@ -101,6 +115,43 @@ public final class HotPathReport {
                 .map(e -> String.format(Locale.ROOT, "%s %.3f", e.getKey(), (double) e.getValue() / requests)).toList());
     }
 
+    /**
+     * The goals, read per transport the run measured: IO mode at most {@value #IO_GOAL}x Vert.x core's
+     * server CPU per request, and LOOP mode at most {@value #LOOP_GOAL}x IO mode's on the same transport,
+     * each the median over rounds of the same-round ratio, with the lowest and highest round.
+     *
+     * @param rows every window
+     * @return one line per goal the run can read, in Markdown; empty when it can read none
+     */
+    static String goals(List<HotPathSuite.Row> rows) {
+        StringBuilder b = new StringBuilder();
+        List<String> scenarios = rows.stream().map(HotPathSuite.Row::scenario).distinct().toList();
+        for (Map.Entry<String, String> t : TRANSPORTS.entrySet()) {
+            String io = "tidemill-io" + t.getKey(), loop = "tidemill-loop" + t.getKey();
+            for (String scenario : scenarios) {
+                pairRatio(rows, scenario, io, "vertx-core").ifPresent(r -> b.append(goal("IO on " + t.getValue() + ", " + scenario
+                        + ": server CPU per request " + ratioText(r) + " Vert.x core's", r[0], IO_GOAL)));
+                pairRatio(rows, scenario, loop, io).ifPresent(r -> b.append(goal("LOOP on " + t.getValue() + ", " + scenario
+                        + ": server CPU per request " + ratioText(r) + " IO's on the same transport", r[0], LOOP_GOAL)));
+            }
+        }
+        return b.toString();
+    }
+
+    private static String goal(String reading, double median, double goal) {
+        return String.format(Locale.ROOT, "- %s (goal at most %.2fx): %s%n", reading, goal, median <= goal ? "met" : "NOT met");
+    }
+
+    private static String ratioText(double[] r) {
+        return String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", r[0], r[1], r[2]);
+    }
+
+    /** @return the median, lowest and highest over rounds of {@code target}'s CPU per request / {@code reference}'s in the same round */
+    private static Optional<double[]> pairRatio(List<HotPathSuite.Row> rows, String scenario, String target, String reference) {
+        List<HotPathSuite.Row> mine = rows.stream().filter(r -> r.target().equals(target) && r.scenario().equals(scenario)).toList();
+        return mine.isEmpty() ? Optional.empty() : ratio(rows, mine, reference);
+    }
+
     /** @param result the suite's result @return the two tables */
     static String tables(HotPathSuite.Result result) {
         List<Summary> summary = result.summary();
@@ -147,6 +198,8 @@ public final class HotPathReport {
                 .append(result.configuration().get("countSeconds")).append(" s counted per scenario, wrk -t1 -c")
                 .append(result.configuration().get("connections")).append(", JVM flags ").append(result.configuration().get("jvmFlags"))
                 .append("\n\n## Results\n\n").append(tables(result));
+        String goals = goals(result.rows());
+        if (!goals.isEmpty()) b.append("\n### Goals\n\n").append(goals);
         if (!result.failures().isEmpty()) {
             b.append("\n## Failures\n\n");
             result.failures().forEach(f -> b.append("- ").append(f).append('\n'));

@@ -84,6 +84,26 @@ class HotPathSuiteTest {
                 .contains("| plaintext | vertx-core | 2.100 |");
     }
 
+    @Test
+    void goalsAreReadPerTransportFromSameRoundRatios() {
+        List<HotPathSuite.Row> rows = List.of(
+                row("tidemill-io", 1, 4.0, 2000), row("tidemill-loop", 1, 4.4, 2000), row("vertx-core", 1, 5.0, 2000),
+                row("tidemill-io-uring-rings", 1, 3.0, 400), row("tidemill-loop-uring-rings", 1, 3.6, 400),
+                row("tidemill-io", 2, 4.4, 2000), row("tidemill-loop", 2, 4.4, 2000), row("vertx-core", 2, 4.0, 2000),
+                row("tidemill-io-uring-rings", 2, 3.2, 400), row("tidemill-loop-uring-rings", 2, 3.2, 400),
+                row("tidemill-io", 3, 4.0, 2000), row("tidemill-loop", 3, 4.0, 2000), row("vertx-core", 3, 5.0, 2000),
+                row("tidemill-io-uring-rings", 3, 4.0, 400), row("tidemill-loop-uring-rings", 3, 4.8, 400));
+        // epoll: IO/vertx-core 0.80, 1.10, 0.80 -> 0.80 (met); LOOP/IO 1.10, 1.00, 1.00 -> 1.00 (met)
+        // ring: IO/vertx-core 0.60, 0.80, 0.80 -> 0.80 (met); LOOP/IO 1.20, 1.00, 1.20 -> 1.20 (not met); plain io_uring not run
+        assertThat(HotPathReport.goals(rows)).isEqualTo(String.join("\n",
+                "- IO on epoll, plaintext: server CPU per request 0.80x [0.80-1.10] Vert.x core's (goal at most 0.85x): met",
+                "- LOOP on epoll, plaintext: server CPU per request 1.00x [1.00-1.10] IO's on the same transport (goal at most 1.05x): met",
+                "- IO on io_uring with its buffer ring, plaintext: server CPU per request 0.80x [0.60-0.80] Vert.x core's (goal at most 0.85x): met",
+                "- LOOP on io_uring with its buffer ring, plaintext: server CPU per request 1.20x [1.00-1.20] IO's on the same transport "
+                        + "(goal at most 1.05x): NOT met", ""));
+        assertThat(HotPathReport.goals(List.of(row("vertx-core", 1, 5.0, 2000)))).isEmpty();
+    }
+
     private static HotPathSuite.Row row(String target, int round, double cpu, long calls) {
         SyscallCounts.Window w = new SyscallCounts.Window(SyscallCounts.Tracer.PERF, List.of(),
                 Map.of("recvfrom", 1000L, "sendto", calls - 1000), Map.of(), 5, 0, WRK);
