@@ -22,14 +22,18 @@ public final class HotPathReport {
     static final double IO_GOAL = 0.85;
     /** The goal for LOOP mode: at most this multiple of IO mode's server CPU per request on the same transport. */
     static final double LOOP_GOAL = 1.05;
-    /** The transports a Tidemill target runs on, by the suffix of its name ({@code tidemill-io-uring}: IO mode on io_uring). */
+    /** A Tidemill target's name suffix that runs it on io_uring ({@code tidemill-io-uring}: IO mode on io_uring). */
+    static final String URING = "-uring";
+    /** A Tidemill target's name suffix that runs it on io_uring with its buffer ring. */
+    static final String URING_RINGS = "-uring-rings";
+    /** The transports a Tidemill target runs on, by the suffix of its name (none: the default, epoll). */
     static final Map<String, String> TRANSPORTS = transports();
 
     private static Map<String, String> transports() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("", "epoll");
-        m.put("-uring", "io_uring");
-        m.put("-uring-rings", "io_uring with its buffer ring");
+        m.put(URING, "io_uring");
+        m.put(URING_RINGS, "io_uring with its buffer ring");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -142,6 +146,7 @@ public final class HotPathReport {
         return String.format(Locale.ROOT, "- %s (goal at most %.2fx): %s%n", reading, goal, median <= goal ? "met" : "NOT met");
     }
 
+    /** @param r median, lowest and highest round @return {@code 0.95x [0.80-1.10]} */
     private static String ratioText(double[] r) {
         return String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", r[0], r[1], r[2]);
     }
@@ -222,7 +227,7 @@ public final class HotPathReport {
     private static String cost(Summary s, String reference) {
         double[] c = s.costVsReference().get(reference);
         if (c == null) return "-";
-        return s.rounds() < 2 ? String.format(Locale.ROOT, "%.2fx", c[0]) : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", c[0], c[1], c[2]);
+        return s.rounds() < 2 ? String.format(Locale.ROOT, "%.2fx", c[0]) : ratioText(c);
     }
 
     private static String maybe(Double v) {

@@ -142,12 +142,12 @@ public final class HotPathSuite {
         TargetCatalog catalog = new TargetCatalog(Path.of(""), System.getProperty("java.class.path"));
         List<Target> out = new ArrayList<>();
         for (String name : settings.targets()) {
-            if (name.startsWith("tidemill-") && name.endsWith("-uring-rings")) {
-                String mode = name.substring("tidemill-".length(), name.length() - "-uring-rings".length());
+            if (name.startsWith("tidemill-") && name.endsWith(HotPathReport.URING_RINGS)) {
+                String mode = name.substring("tidemill-".length(), name.length() - HotPathReport.URING_RINGS.length());
                 out.add(TargetCatalog.tidemill(name, Map.of("TIDEMILL_MODE", mode, "TIDEMILL_TRANSPORT", "io_uring_buffer_ring"),
                         cpus.server().size()));
-            } else if (name.startsWith("tidemill-") && name.endsWith("-uring")) {
-                String mode = name.substring("tidemill-".length(), name.length() - "-uring".length());
+            } else if (name.startsWith("tidemill-") && name.endsWith(HotPathReport.URING)) {
+                String mode = name.substring("tidemill-".length(), name.length() - HotPathReport.URING.length());
                 out.add(TargetCatalog.tidemill(name, Map.of("TIDEMILL_MODE", mode, "TIDEMILL_TRANSPORT", "io_uring"), cpus.server().size()));
             } else {
                 out.add(catalog.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow(() ->
